@@ -1,0 +1,29 @@
+import { DynamicModule, Module, Type } from '@nestjs/common';
+import { LoggerModule } from 'nestjs-pino';
+import { DataSource } from 'typeorm';
+import type { Config } from './config';
+import { ConfigModule } from './config.module';
+import { DatabaseModule } from './database/database.module';
+import { loggerParams } from './http/logging';
+import { HealthModule } from './modules/health/health.module';
+
+export type ModuleImport = Type | DynamicModule;
+
+/** Feature modules, one per bounded context. */
+const FEATURES = [HealthModule];
+
+@Module({})
+export class AppModule {
+  static register(config: Config, dataSource: DataSource, extra: ModuleImport[] = []): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forConfig(config),
+        DatabaseModule.forDataSource(dataSource),
+        LoggerModule.forRoot(loggerParams(config)),
+        ...FEATURES,
+        ...extra,
+      ],
+    };
+  }
+}

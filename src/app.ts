@@ -1,0 +1,100 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import express from 'express';
+import helmet from 'helmet';
+import { Logger } from 'nestjs-pino';
+import type { DataSource } from 'typeorm';
+import { AppModule, ModuleImport } from './app.module';
+import type { Config } from './config';
+import { createDataSource, runMigrations } from './database/data-source';
+import { AllExceptionsFilter } from './errors/all-exceptions.filter';
+import { serveOpenApi } from './http/openapi';
+import { RequestTimeoutInterceptor } from './http/request-timeout.interceptor';
+import { AppValidationPipe } from './http/validation.pipe';
+
+export interface App {
+  nest: NestExpressApplication;
+  dataSource: DataSource;
+  config: Config;
+  /** Stops accepting, drains in-flight requests, closes the pool. */
+  close(): Promise<void>;
+}
+
+/** Bytes of request body accepted (CONTRACT §16.16: "64 KB" is 65,536 bytes). */
+export const BODY_LIMIT = 65_536;
+
+/** Connects and migrates, retrying while the database is still starting. */
+async function connect(config: Config & { databaseUrl: string }): Promise<DataSource> {
+  const dataSource = createDataSource(config.databaseUrl, config);
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      await dataSource.initialize();
+      break;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+  await runMigrations(dataSource);
+  return dataSource;
+}
+
+/**
+ * Builds the whole HTTP application: body limit, validation pipe, exception filter, security
+ * headers, OpenAPI. Shared by main.ts and the tests, so tests exercise exactly what runs.
+ */
+export interface CreateAppOptions {
+  /** Use this data source instead of connecting (it stays open on close). */
+  dataSource?: DataSource;
+  /** Extra modules, for tests only (e.g. a controller that throws). */
+  imports?: ModuleImport[];
+}
+
+export async function createApp(config: Config & { databaseUrl: string }, options: CreateAppOptions = {}): Promise<App> {
+  const dataSource = options.dataSource ?? (await connect(config));
+  const nest = await NestFactory.create<NestExpressApplication>(AppModule.register(config, dataSource, options.imports), {
+    bodyParser: false,
+    bufferLogs: true,
+    abortOnError: false,
+  });
+  nest.useLogger(nest.get(Logger));
+  nest.disable('x-powered-by');
+  nest.set('trust proxy', 'loopback');
+  nest.set('etag', false);
+  nest.use(
+    helmet({
+      contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
+      crossOriginEmbedderPolicy: false,
+      crossOriginResourcePolicy: { policy: 'same-origin' },
+      hsts: new URL(config.publicOrigin).protocol === 'https:',
+    }),
+  );
+  let draining = false;
+  nest.use((_req: express.Request, res: express.Response, next: express.NextFunction) => {
+    if (draining) res.setHeader('Connection', 'close');
+    next();
+  });
+  nest.use(express.json({ limit: BODY_LIMIT, strict: true, type: ['application/json', 'application/*+json'] }));
+  nest.useGlobalPipes(new AppValidationPipe());
+  nest.useGlobalFilters(new AllExceptionsFilter());
+  nest.useGlobalInterceptors(new RequestTimeoutInterceptor());
+  nest.enableShutdownHooks([]);
+  serveOpenApi(nest);
+  await nest.init();
+
+  let closed = false;
+  return {
+    nest,
+    dataSource,
+    config,
+    async close() {
+      if (closed) return;
+      closed = true;
+      draining = true;
+      await nest.close();
+      if (dataSource.isInitialized && !options.dataSource) await dataSource.destroy();
+    },
+  };
+}

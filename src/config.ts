@@ -1,0 +1,174 @@
+/**
+ * The service's configuration: every environment variable is read here, once, into a frozen,
+ * typed object. A bad value stops start-up with a message naming the variable.
+ */
+export interface RateLimitRule {
+  /** Requests allowed per window. */
+  limit: number;
+  /** Window length in milliseconds. */
+  windowMs: number;
+}
+
+export interface Config {
+  nodeEnv: string;
+  port: number;
+  /** Unset: an embedded PostgreSQL under `dataDir/postgres`. */
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  /** The origin players' browsers see, without a trailing slash. */
+  publicOrigin: string;
+  /** True when PUBLIC_ORIGIN was not set: loopback origins on PORT are all accepted. */
+  publicOriginIsDefault: boolean;
+  adminEmail: string | undefined;
+  adminPassword: string | undefined;
+  playerRefSecret: string | undefined;
+  sessionIdleTimeoutSeconds: number;
+  seedDemo: boolean;
+  /** `console`, or an smtp:// / smtps:// URL. */
+  mailTransport: string;
+  dataDir: string;
+  logLevel: string;
+  /** Milliseconds a statement may run before PostgreSQL cancels it. */
+  dbStatementTimeoutMs: number;
+  /** Milliseconds a request may wait for a pool connection. */
+  dbAcquireTimeoutMs: number;
+  dbPoolSize: number;
+  rateLimits: {
+    loginPerEmail: RateLimitRule;
+    loginPerAddress: RateLimitRule;
+    scorePerSession: RateLimitRule;
+    scorePerPlayer: RateLimitRule;
+    initialsPerPlayer: RateLimitRule;
+    developerPerKey: RateLimitRule;
+  };
+}
+
+export class ConfigError extends Error {
+  constructor(variable: string, accepts: string, value: string) {
+    super(`Invalid configuration: ${variable}=${JSON.stringify(value)}; ${variable} accepts ${accepts}.`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function str(env: Env, name: string): string | undefined {
+  const value = env[name];
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+
+function int(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = str(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(name, `an integer from ${min} to ${max}`, raw);
+  }
+  return Number(raw);
+}
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = str(env, name);
+  if (raw === undefined) return fallback;
+  if (/^(true|1|yes)$/i.test(raw)) return true;
+  if (/^(false|0|no)$/i.test(raw)) return false;
+  throw new ConfigError(name, '"true" or "false"', raw);
+}
+
+function url(env: Env, name: string, protocols: string[]): string | undefined {
+  const raw = str(env, name);
+  if (raw === undefined) return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(name, `a URL (${protocols.join(', ')})`, redactUrl(raw));
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(name, `a URL (${protocols.join(', ')})`, redactUrl(raw));
+  }
+  return raw;
+}
+
+/** "limit/seconds", e.g. "30/60" for 30 requests a minute. */
+function rule(env: Env, name: string, fallback: RateLimitRule): RateLimitRule {
+  const raw = str(env, name);
+  if (raw === undefined) return fallback;
+  const match = /^(\d+)\/(\d+)$/.exec(raw);
+  if (!match || Number(match[1]) < 1 || Number(match[2]) < 1 || Number(match[2]) > 86400) {
+    throw new ConfigError(name, '"LIMIT/SECONDS" such as "30/60" (both at least 1)', raw);
+  }
+  return { limit: Number(match[1]), windowMs: Number(match[2]) * 1000 };
+}
+
+/** Keeps user and password of a URL out of error messages and logs. */
+export function redactUrl(raw: string): string {
+  try {
+    const parsed = new URL(raw);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return '(unparseable URL)';
+  }
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const nodeEnv = str(env, 'NODE_ENV') ?? 'development';
+  const port = int(env, 'PORT', 3000, 0, 65535);
+  const explicitOrigin = url(env, 'PUBLIC_ORIGIN', ['http:', 'https:']);
+  let publicOrigin = `http://localhost:${port}`;
+  if (explicitOrigin !== undefined) {
+    const parsed = new URL(explicitOrigin);
+    if (parsed.pathname !== '/' || parsed.search || parsed.hash || parsed.username) {
+      throw new ConfigError('PUBLIC_ORIGIN', 'an origin such as https://arcade.example.com (no path)', explicitOrigin);
+    }
+    publicOrigin = parsed.origin;
+  }
+  const adminEmail = str(env, 'ADMIN_EMAIL');
+  const adminPassword = str(env, 'ADMIN_PASSWORD');
+  if (adminEmail !== undefined && !/^[^\s@]+@[^\s@]+$/.test(adminEmail)) {
+    throw new ConfigError('ADMIN_EMAIL', 'an e-mail address', adminEmail);
+  }
+  if (adminPassword !== undefined && (adminPassword.length < 8 || adminPassword.length > 128)) {
+    throw new ConfigError('ADMIN_PASSWORD', 'a password of 8 to 128 characters', '***');
+  }
+  const playerRefSecret = str(env, 'PLAYER_REF_SECRET');
+  if (playerRefSecret !== undefined && playerRefSecret.length < 16) {
+    throw new ConfigError('PLAYER_REF_SECRET', 'a secret of at least 16 characters', '***');
+  }
+  const mailTransport = str(env, 'MAIL_TRANSPORT') ?? 'console';
+  if (mailTransport !== 'console') url(env, 'MAIL_TRANSPORT', ['smtp:', 'smtps:']);
+
+  const config: Config = {
+    nodeEnv,
+    port,
+    databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    publicOrigin,
+    publicOriginIsDefault: explicitOrigin === undefined,
+    adminEmail,
+    adminPassword,
+    playerRefSecret,
+    sessionIdleTimeoutSeconds: int(env, 'SESSION_IDLE_TIMEOUT_SECONDS', 1800, 1, 86400),
+    seedDemo: bool(env, 'SEED_DEMO', nodeEnv !== 'production'),
+    mailTransport,
+    dataDir: str(env, 'DATA_DIR') ?? '.data',
+    logLevel: str(env, 'LOG_LEVEL') ?? (nodeEnv === 'test' ? 'warn' : 'info'),
+    dbStatementTimeoutMs: int(env, 'DB_STATEMENT_TIMEOUT_MS', 5000, 100, 10000),
+    dbAcquireTimeoutMs: int(env, 'DB_ACQUIRE_TIMEOUT_MS', 3000, 100, 10000),
+    dbPoolSize: int(env, 'DB_POOL_SIZE', 20, 1, 500),
+    rateLimits: {
+      loginPerEmail: rule(env, 'RATE_LIMIT_LOGIN_PER_EMAIL', { limit: 10, windowMs: 15 * 60_000 }),
+      loginPerAddress: rule(env, 'RATE_LIMIT_LOGIN_PER_ADDRESS', { limit: 50, windowMs: 15 * 60_000 }),
+      scorePerSession: rule(env, 'RATE_LIMIT_SCORE_PER_SESSION', { limit: 30, windowMs: 60_000 }),
+      scorePerPlayer: rule(env, 'RATE_LIMIT_SCORE_PER_PLAYER', { limit: 120, windowMs: 60_000 }),
+      initialsPerPlayer: rule(env, 'RATE_LIMIT_INITIALS_PER_PLAYER', { limit: 30, windowMs: 60_000 }),
+      developerPerKey: rule(env, 'RATE_LIMIT_DEVELOPER_PER_KEY', { limit: 600, windowMs: 60_000 }),
+    },
+  };
+  const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+  if (!levels.includes(config.logLevel)) throw new ConfigError('LOG_LEVEL', levels.join(', '), config.logLevel);
+  return Object.freeze({ ...config, rateLimits: Object.freeze(config.rateLimits) });
+}
+
+/** Nest injection token for the Config object. */
+export const CONFIG = Symbol('CONFIG');

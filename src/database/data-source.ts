@@ -1,0 +1,50 @@
+import { DataSource } from 'typeorm';
+import type { Config } from '../config';
+import { MIGRATIONS } from '../../migrations';
+
+/**
+ * The TypeORM data source: it owns the `pg` pool, the migrations and every transaction. The
+ * schema changes only through migrations (never `synchronize`).
+ */
+export function createDataSource(url: string, config: Pick<Config, 'dbPoolSize' | 'dbAcquireTimeoutMs' | 'dbStatementTimeoutMs'>): DataSource {
+  return new DataSource({
+    type: 'postgres',
+    url,
+    synchronize: false,
+    migrationsRun: false,
+    migrations: MIGRATIONS,
+    migrationsTableName: 'schema_migrations',
+    migrationsTransactionMode: 'each',
+    logging: false,
+    extra: {
+      max: config.dbPoolSize,
+      connectionTimeoutMillis: config.dbAcquireTimeoutMs,
+      statement_timeout: config.dbStatementTimeoutMs,
+      // A client-side bound too, for a server that stops answering altogether.
+      query_timeout: config.dbStatementTimeoutMs + 1000,
+      idle_in_transaction_session_timeout: 10_000,
+      idleTimeoutMillis: 30_000,
+      keepAlive: true,
+      application_name: 'arcade-coin-service',
+    },
+  });
+}
+
+/** Applies pending migrations once, even when several instances start at the same moment. */
+export async function runMigrations(dataSource: DataSource): Promise<string[]> {
+  const runner = dataSource.createQueryRunner();
+  await runner.connect();
+  try {
+    // Migrations may take longer than the request statement timeout.
+    await runner.query('SET statement_timeout = 0');
+    await runner.query('SELECT pg_advisory_lock(727274)');
+    try {
+      const applied = await dataSource.runMigrations({ transaction: 'each' });
+      return applied.map((m) => m.name);
+    } finally {
+      await runner.query('SELECT pg_advisory_unlock(727274)');
+    }
+  } finally {
+    await runner.release();
+  }
+}

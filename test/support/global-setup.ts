@@ -1,0 +1,43 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { createDataSource, runMigrations } from '../../src/database/data-source';
+import { startEmbeddedPostgres } from '../../src/database/embedded-postgres';
+
+/**
+ * Real PostgreSQL for the whole run: DATABASE_URL's server when set, else an embedded one in a
+ * temporary directory. One template database is migrated once; every test app gets a fresh copy
+ * of it (CREATE DATABASE ... TEMPLATE), so test files never see each other's rows.
+ */
+export default async function globalSetup(): Promise<void> {
+  const runId = `${process.pid.toString(36)}${randomBytes(3).toString('hex')}`;
+  let serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl) {
+    const dir = await mkdtemp(join(tmpdir(), 'arcade-test-pg-'));
+    const embedded = await startEmbeddedPostgres(join(dir, 'data'));
+    (globalThis as Record<string, unknown>).__ARCADE_EMBEDDED__ = embedded;
+    serverUrl = embedded.url;
+  }
+  const template = `arcade_t_${runId}_template`;
+  const admin = new Client({ connectionString: withDatabase(serverUrl, 'postgres') });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${template}`);
+  await admin.end();
+
+  const dataSource = createDataSource(withDatabase(serverUrl, template), { dbPoolSize: 2, dbAcquireTimeoutMs: 10000, dbStatementTimeoutMs: 10000 });
+  await dataSource.initialize();
+  await runMigrations(dataSource);
+  await dataSource.destroy();
+
+  process.env.ARCADE_TEST_SERVER_URL = serverUrl;
+  process.env.ARCADE_TEST_TEMPLATE = template;
+  process.env.ARCADE_TEST_RUN_ID = runId;
+}
+
+export function withDatabase(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+}
