@@ -6,11 +6,15 @@ import { ConfigModule } from './config.module';
 import { DatabaseModule } from './database/database.module';
 import { loggerParams } from './http/logging';
 import { HealthModule } from './modules/health/health.module';
+import { WalletModule } from './modules/wallet/wallet.module';
 
 export type ModuleImport = Type | DynamicModule;
 
 /** Feature modules, one per bounded context. */
-const FEATURES = [HealthModule];
+const FEATURES = [
+  HealthModule,
+  WalletModule,
+];
 
 @Module({})
 export class AppModule {
