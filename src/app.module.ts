@@ -7,6 +7,7 @@ import { DatabaseModule } from './database/database.module';
 import { loggerParams } from './http/logging';
 import { HealthModule } from './modules/health/health.module';
 import { WalletModule } from './modules/wallet/wallet.module';
+import { RateLimitsModule } from './modules/rate-limits/rate-limits.module';
 
 export type ModuleImport = Type | DynamicModule;
 
@@ -14,6 +15,7 @@ export type ModuleImport = Type | DynamicModule;
 const FEATURES = [
   HealthModule,
   WalletModule,
+  RateLimitsModule,
 ];
 
 @Module({})
