@@ -63,13 +63,24 @@ export async function createApp(config: Config & { databaseUrl: string }, option
   nest.disable('x-powered-by');
   nest.set('trust proxy', 'loopback');
   nest.set('etag', false);
-  nest.use(
+  // API answers may not be framed or run anything; pages (and /docs) set their own CSP.
+  const headers = (directives: Record<string, string[]>) =>
     helmet({
-      contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
+      contentSecurityPolicy: { useDefaults: false, directives },
       crossOriginEmbedderPolicy: false,
       crossOriginResourcePolicy: { policy: 'same-origin' },
       hsts: new URL(config.publicOrigin).protocol === 'https:',
-    }),
+    });
+  const apiHeaders = headers({ defaultSrc: ["'none'"], frameAncestors: ["'none'"] });
+  const docsHeaders = headers({
+    defaultSrc: ["'self'"],
+    scriptSrc: ["'self'", "'unsafe-inline'"],
+    styleSrc: ["'self'", "'unsafe-inline'"],
+    imgSrc: ["'self'", 'data:'],
+    frameAncestors: ["'none'"],
+  });
+  nest.use((req: express.Request, res: express.Response, next: express.NextFunction) =>
+    (req.path === '/docs' || req.path.startsWith('/docs/') ? docsHeaders : apiHeaders)(req, res, next),
   );
   let draining = false;
   nest.use((_req: express.Request, res: express.Response, next: express.NextFunction) => {

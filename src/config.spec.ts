@@ -1,0 +1,52 @@
+import { ConfigError, loadConfig } from './config';
+
+describe('loadConfig', () => {
+  it('has the documented defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      databaseUrl: undefined,
+      redisUrl: undefined,
+      publicOrigin: 'http://localhost:3000',
+      publicOriginIsDefault: true,
+      sessionIdleTimeoutSeconds: 1800,
+      seedDemo: true,
+      mailTransport: 'console',
+    });
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('derives the public origin from PORT and accepts an explicit one', () => {
+    expect(loadConfig({ PORT: '8080' }).publicOrigin).toBe('http://localhost:8080');
+    expect(loadConfig({ PUBLIC_ORIGIN: 'https://arcade.example.com/' })).toMatchObject({
+      publicOrigin: 'https://arcade.example.com',
+      publicOriginIsDefault: false,
+    });
+  });
+
+  it('does not seed the demo world in production unless asked', () => {
+    expect(loadConfig({ NODE_ENV: 'production' }).seedDemo).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'production', SEED_DEMO: 'true' }).seedDemo).toBe(true);
+  });
+
+  it.each([
+    ['PORT', 'abc', /PORT="abc"; PORT accepts an integer from 0 to 65535/],
+    ['PORT', '70000', /PORT accepts an integer/],
+    ['DATABASE_URL', 'mysql://x', /DATABASE_URL accepts a URL \(postgres:, postgresql:\)/],
+    ['REDIS_URL', 'not a url', /REDIS_URL accepts a URL/],
+    ['PUBLIC_ORIGIN', 'https://a.example/path', /PUBLIC_ORIGIN accepts an origin/],
+    ['SESSION_IDLE_TIMEOUT_SECONDS', '0', /SESSION_IDLE_TIMEOUT_SECONDS accepts an integer from 1/],
+    ['SEED_DEMO', 'maybe', /SEED_DEMO accepts "true" or "false"/],
+    ['MAIL_TRANSPORT', 'http://mail', /MAIL_TRANSPORT accepts a URL \(smtp:, smtps:\)/],
+    ['PLAYER_REF_SECRET', 'short', /PLAYER_REF_SECRET accepts a secret of at least 16 characters/],
+    ['RATE_LIMIT_SCORE_PER_SESSION', '10', /RATE_LIMIT_SCORE_PER_SESSION accepts "LIMIT\/SECONDS"/],
+  ])('stops on a bad %s with a message naming it', (name, value, message) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [name]: value })).toThrow(message);
+  });
+
+  it('never echoes a password from a URL', () => {
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://u:hunter2@db/x' })).toThrow(/\*\*\*/);
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://u:hunter2@db/x' })).not.toThrow(/hunter2/);
+  });
+});

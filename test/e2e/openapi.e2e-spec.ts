@@ -1,0 +1,43 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { createTestApp, TestApp } from '../support/app';
+
+const SNAPSHOT = resolve(__dirname, '../../docs/openapi.json');
+
+describe('OpenAPI document', () => {
+  let t: TestApp;
+  let served: Record<string, any>;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    served = (await t.http().get('/openapi.json').expect(200).expect('Content-Type', /json/)).body;
+  });
+  afterAll(async () => t.close());
+
+  it('is OpenAPI 3.1.0 and passes an independent validator', async () => {
+    expect(served.openapi).toBe('3.1.0');
+    const result = await new Validator().validate(structuredClone(served));
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
+
+  it('declares the flat error shape and both security schemes', () => {
+    expect(served.components.schemas.Error.required).toEqual(['error', 'message']);
+    expect(served.components.securitySchemes.authSession).toMatchObject({ type: 'apiKey', in: 'cookie', name: 'auth_session' });
+    expect(served.components.securitySchemes.apiKey).toMatchObject({ type: 'http', scheme: 'bearer' });
+  });
+
+  it('serves interactive documentation at /docs', async () => {
+    const res = await t.http().get('/docs/').redirects(1).expect(200);
+    expect(res.text).toContain('swagger-ui');
+  });
+
+  // Regenerate with: npm run openapi:snapshot
+  it('matches the committed snapshot (docs/openapi.json)', () => {
+    const current = JSON.stringify(served, null, 2) + '\n';
+    if (process.env.UPDATE_OPENAPI_SNAPSHOT === '1') writeFileSync(SNAPSHOT, current);
+    expect(existsSync(SNAPSHOT)).toBe(true);
+    expect(JSON.parse(current)).toEqual(JSON.parse(readFileSync(SNAPSHOT, 'utf8')));
+  });
+});
