@@ -8,6 +8,7 @@ import { loggerParams } from './http/logging';
 import { HealthModule } from './modules/health/health.module';
 import { WalletModule } from './modules/wallet/wallet.module';
 import { RateLimitsModule } from './modules/rate-limits/rate-limits.module';
+import { IdempotencyModule } from './modules/idempotency/idempotency.module';
 
 export type ModuleImport = Type | DynamicModule;
 
@@ -16,6 +17,7 @@ const FEATURES = [
   HealthModule,
   WalletModule,
   RateLimitsModule,
+  IdempotencyModule,
 ];
 
 @Module({})

@@ -1,0 +1,77 @@
+import { Injectable } from '@nestjs/common';
+import { UnitOfWork } from '../../database/unit-of-work';
+import { IdempotencyKeyConflictError } from './idempotency.errors';
+import { requestFingerprint } from './idempotency.fingerprint';
+import { IdempotencyRepository, IdempotencyRow } from './idempotency.repository';
+
+/** Who a key belongs to (CONTRACT §7): keys of different callers never meet. */
+export type IdempotencyCaller = `account:${string}` | `developer:${string}`;
+
+export interface IdempotentRequest {
+  caller: IdempotencyCaller;
+  key: string;
+  /** From `IdempotencyService.fingerprint(endpoint, pathId, body)`. */
+  fingerprint: string;
+}
+
+/** An answer as first given (`replayed: false`) or replayed from the store (`replayed: true`). */
+export interface IdempotentResult<T> {
+  statusCode: number;
+  body: T & { replayed: boolean };
+  replayed: boolean;
+}
+
+/**
+ * Idempotency keys for insert-coin, both score endpoints and admin credits (CONTRACT §7, §16.5).
+ *
+ *   const request = { caller: `account:${id}`, key, fingerprint: idem.fingerprint('insert-coin', sessionId, body) };
+ *   const early = await idem.replayOf(request);          // before state checks: replay or 409
+ *   if (early) return early;
+ *   ... load and check state (404, 410) ...
+ *   return uow.run(() => idem.execute(request, 200, async () => ({ ..., replayed: false })));
+ *
+ * `execute` claims the key with INSERT ... ON CONFLICT DO NOTHING inside the caller's transaction,
+ * so concurrent duplicates wait for the first and then replay it; a use case that throws (402,
+ * 429, 410 ...) rolls its claim back and the key stays usable. Keys are never deleted (§7: at
+ * least 7 days).
+ */
+@Injectable()
+export class IdempotencyService {
+  constructor(private readonly keys: IdempotencyRepository, private readonly uow: UnitOfWork) {}
+
+  fingerprint(endpoint: string, resourceId: string, body: unknown): string {
+    return requestFingerprint(endpoint, resourceId, body);
+  }
+
+  /** The stored answer as a replay, 409 for another request, undefined when the key is unused. */
+  async replayOf<T>(request: IdempotentRequest): Promise<IdempotentResult<T> | undefined> {
+    const row = await this.keys.find(request.caller, request.key);
+    return row ? this.replay<T>(row, request) : undefined;
+  }
+
+  /** Runs `work` once per key inside the current transaction and stores its answer with the key. */
+  async execute<T extends { replayed: boolean }>(
+    request: IdempotentRequest,
+    statusCode: number,
+    work: () => Promise<T>,
+  ): Promise<IdempotentResult<T>> {
+    this.uow.requireTransaction();
+    if (!(await this.keys.claim(request.caller, request.key, request.fingerprint))) {
+      const row = await this.keys.find(request.caller, request.key);
+      // The holder committed before our claim returned, so its row is visible to this statement.
+      if (!row) throw new Error('Idempotency key lost its row after a failed claim.');
+      return this.replay<T>(row, request);
+    }
+    const body = await work();
+    await this.keys.complete(request.caller, request.key, statusCode, body);
+    return { statusCode, body, replayed: false };
+  }
+
+  private replay<T>(row: IdempotencyRow, request: IdempotentRequest): IdempotentResult<T> {
+    if (row.fingerprint !== request.fingerprint) throw new IdempotencyKeyConflictError();
+    if (row.response === null || row.status_code === null) {
+      throw new Error('Idempotency key was committed without its answer.');
+    }
+    return { statusCode: 200, body: { ...(row.response as T), replayed: true }, replayed: true };
+  }
+}
