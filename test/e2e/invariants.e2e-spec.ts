@@ -1,0 +1,60 @@
+import { Pool } from 'pg';
+import { checkInvariants } from '../../src/ops/invariants';
+import { createTestDatabase, testPool } from '../support/database';
+
+/**
+ * The checker itself must be able to fail: rows the service would never write are put in by SQL
+ * and each must be reported.
+ */
+describe('money invariant checker', () => {
+  let db: Pool;
+  let walletId: string;
+
+  beforeAll(async () => {
+    db = testPool(await createTestDatabase());
+  });
+  afterAll(async () => db.end());
+
+  it('passes on an empty database', async () => {
+    const report = await checkInvariants(db);
+    expect(report.violations).toEqual([]);
+    expect(report.ok).toBe(true);
+  });
+
+  it('passes on a consistent credit and reports a broken balance chain', async () => {
+    const account = await db.query(`INSERT INTO accounts (email, password_hash, display_name) VALUES ('inv@example.com', 'x', 'Inv') RETURNING id`);
+    const player = await db.query(`INSERT INTO players (account_id, display_name) VALUES ($1, 'Inv') RETURNING id`, [account.rows[0].id]);
+    walletId = (await db.query(`INSERT INTO wallets (player_id) VALUES ($1) RETURNING id`, [player.rows[0].id])).rows[0].id;
+    await db.query(`INSERT INTO ledger_entries (wallet_id, seq, delta, balance_after, kind) VALUES ($1, 1, 10, 10, 'credit')`, [walletId]);
+    expect((await checkInvariants(db)).ok).toBe(true);
+
+    await db.query(`INSERT INTO ledger_entries (wallet_id, seq, delta, balance_after, kind) VALUES ($1, 2, 5, 20, 'credit')`, [walletId]);
+    const report = await checkInvariants(db);
+    expect(report.ok).toBe(false);
+    expect(report.violations.map((v) => v.invariant)).toEqual(
+      expect.arrayContaining([
+        'each wallet: running balances chain from 0 by their deltas, with no gap in seq',
+        'each wallet: the sum of ledger deltas equals the latest running balance',
+      ]),
+    );
+  });
+
+  it('reports a debit without its insertion and money that is not conserved', async () => {
+    const fresh = testPool(await createTestDatabase());
+    try {
+      const account = await fresh.query(`INSERT INTO accounts (email, password_hash, display_name) VALUES ('d@example.com', 'x', 'D') RETURNING id`);
+      const player = await fresh.query(`INSERT INTO players (account_id, display_name) VALUES ($1, 'D') RETURNING id`, [account.rows[0].id]);
+      const wallet = (await fresh.query(`INSERT INTO wallets (player_id) VALUES ($1) RETURNING id`, [player.rows[0].id])).rows[0].id;
+      await fresh.query(`INSERT INTO ledger_entries (wallet_id, seq, delta, balance_after, kind) VALUES ($1, 1, 10, 10, 'credit'), ($1, 2, -2, 8, 'debit')`, [wallet]);
+      const report = await checkInvariants(fresh);
+      expect(report.violations.map((v) => v.invariant)).toEqual(
+        expect.arrayContaining([
+          'each debit belongs to exactly one insertion',
+          'money is conserved: coins credited = coins in wallets + coins spent, and spent value = developer earnings + platform share',
+        ]),
+      );
+    } finally {
+      await fresh.end();
+    }
+  });
+});
