@@ -1,0 +1,85 @@
+import { BOARD_ALL_SQL, BOARD_WEEK_SQL } from '../../src/modules/scoring/scoring.repository';
+import { weekStartOf } from '../../src/modules/scoring/leaderboard.rules';
+import { createTestApp, TestApp } from '../support/app';
+
+/**
+ * The leaderboard is read from an index, never a scan of every score: 100,000 scores are
+ * written with SQL (volume only the database can make quickly), then the plans of the exact
+ * statements the service runs are checked.
+ */
+describe('leaderboard reads use the board indexes (100,000 scores)', () => {
+  let t: TestApp;
+  let gameId: string;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    const { rows } = await t.db.query<{ game_id: string }>(`
+      WITH account AS (
+        INSERT INTO accounts (email, password_hash, display_name, email_verified_at)
+        VALUES ('bulk@example.com', 'x', 'Bulk', now()) RETURNING id
+      ), player AS (
+        INSERT INTO players (account_id, display_name) SELECT id, 'Bulk' FROM account RETURNING id
+      ), wallet AS (
+        INSERT INTO wallets (player_id) SELECT id FROM player RETURNING id
+      ), developer AS (
+        INSERT INTO developers (account_id, display_name) SELECT id, 'Bulk Dev' FROM account RETURNING id
+      ), game AS (
+        INSERT INTO games (developer_id, slug, title, coins_per_credit, status)
+        SELECT id, 'bulk-game', 'Bulk', 1, 'published' FROM developer RETURNING id
+      ), version AS (
+        INSERT INTO game_versions (game_id, label, entry_url, status) SELECT id, 'v1', '/g', 'approved' FROM game RETURNING id, game_id
+      )
+      SELECT game.id AS game_id, player.id AS player_id, wallet.id AS wallet_id, version.id AS version_id
+      FROM game, player, wallet, version`);
+    gameId = rows[0].game_id;
+    await t.db.query(`
+      INSERT INTO play_sessions (game_id, game_version_id, player_id, player_ref, test_mode, coins_per_credit)
+      SELECT g.id, v.id, p.id, 'pr_' || repeat('0', 32), false, 1
+      FROM games g JOIN game_versions v ON v.game_id = g.id, players p WHERE g.id = $1`, [gameId]);
+    await t.db.query(`
+      INSERT INTO ledger_entries (wallet_id, seq, delta, balance_after, kind)
+      SELECT w.id, n, 1, n, 'credit' FROM wallets w, generate_series(1, 100000) n`);
+    await t.db.query(`
+      INSERT INTO insertions (play_session_id, game_id, player_id, ledger_entry_id, coins)
+      SELECT s.id, s.game_id, s.player_id, l.id, 1 FROM play_sessions s, ledger_entries l`);
+    // Scores spread over 100 weeks; every fifth still without initials (off the board).
+    await t.db.query(`
+      INSERT INTO scores (game_id, insertion_id, play_session_id, player_id, score, source, initials, achieved_at, week_start)
+      SELECT i.game_id, i.id, i.play_session_id, i.player_id, (random() * 1e12)::bigint, 'player',
+             CASE WHEN random() < 0.2 THEN NULL ELSE 'AAA' END, ts, (date_trunc('week', ts AT TIME ZONE 'UTC'))::date
+      FROM (SELECT *, now() - (random() * interval '700 days') AS ts FROM insertions) i`);
+    await t.db.query('ANALYZE scores');
+  });
+  afterAll(async () => t.close());
+
+  async function plan(sql: string, params: unknown[]): Promise<string> {
+    const { rows } = await t.db.query(`EXPLAIN ${sql}`, params);
+    return rows.map((r: Record<string, string>) => r['QUERY PLAN']).join('\n');
+  }
+
+  it('holds 100,000 scores', async () => {
+    const { rows } = await t.db.query('SELECT count(*)::int AS n FROM scores WHERE game_id = $1', [gameId]);
+    expect(rows[0].n).toBe(100000);
+  });
+
+  it('reads the all-time board from scores_board_all_idx without a sequential scan or sort', async () => {
+    const text = await plan(BOARD_ALL_SQL, [gameId]);
+    expect(text).toContain('scores_board_all_idx');
+    expect(text).not.toMatch(/Seq Scan/);
+    expect(text).not.toMatch(/\bSort\b/);
+  });
+
+  it('reads the weekly board from scores_board_week_idx without a sequential scan or sort', async () => {
+    const text = await plan(BOARD_WEEK_SQL, [gameId, weekStartOf(new Date())]);
+    expect(text).toContain('scores_board_week_idx');
+    expect(text).not.toMatch(/Seq Scan/);
+    expect(text).not.toMatch(/\bSort\b/);
+  });
+
+  it('answers the same top ten as a full sort would', async () => {
+    const board = await t.db.query(BOARD_ALL_SQL, [gameId]);
+    const full = await t.db.query(
+      `SELECT id FROM scores WHERE game_id = $1 AND initials IS NOT NULL ORDER BY score DESC, achieved_at, id`, [gameId]);
+    expect(board.rows.map((r) => r.id)).toEqual(full.rows.slice(0, 10).map((r) => r.id));
+  });
+});
