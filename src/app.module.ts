@@ -9,6 +9,9 @@ import { HealthModule } from './modules/health/health.module';
 import { WalletModule } from './modules/wallet/wallet.module';
 import { RateLimitsModule } from './modules/rate-limits/rate-limits.module';
 import { IdempotencyModule } from './modules/idempotency/idempotency.module';
+import { IdentityModule } from './modules/identity/identity.module';
+import { DeveloperPortalModule } from './modules/developer-portal/developer-portal.module';
+import { AdminModule } from './modules/admin/admin.module';
 
 export type ModuleImport = Type | DynamicModule;
 
@@ -18,6 +21,9 @@ const FEATURES = [
   WalletModule,
   RateLimitsModule,
   IdempotencyModule,
+  IdentityModule,
+  DeveloperPortalModule,
+  AdminModule,
 ];
 
 @Module({})

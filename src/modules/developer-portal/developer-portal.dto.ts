@@ -1,0 +1,181 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, MaxLength, Min, ValidateBy } from 'class-validator';
+import { MAX_SCORE_LIMIT } from './games.service';
+
+export const ID_RULE = { description: 'Opaque id (at most 64 characters)', example: '3b0d6c52-1c0e-4c57-9a0f-7f0f4b8d2e10', maxLength: 64 };
+
+/** An absolute http(s) URL, or a path on this service beginning with a single `/`. */
+export function isEntryUrl(value: unknown): boolean {
+  if (typeof value !== 'string' || value.length === 0 || value.length > 2048) return false;
+  if (value.startsWith('/')) return !value.startsWith('//') && !/[\s\\]/.test(value);
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+function IsEntryUrl() {
+  return ValidateBy({
+    name: 'isEntryUrl',
+    validator: { validate: isEntryUrl, defaultMessage: () => 'entryUrl must be an absolute http(s) URL or a path beginning with /' },
+  });
+}
+
+export class GameIdParams {
+  @ApiProperty(ID_RULE)
+  @IsString()
+  @MaxLength(64)
+  gameId!: string;
+}
+
+export class VersionIdParams {
+  @ApiProperty(ID_RULE)
+  @IsString()
+  @MaxLength(64)
+  versionId!: string;
+}
+
+export class CreateGameDto {
+  @ApiProperty({ description: 'Unique address of the game: /play/{slug}', example: 'coin-clicker', pattern: '^[a-z0-9-]+$', maxLength: 64 })
+  @IsString()
+  @Length(1, 64)
+  @Matches(/^[a-z0-9-]+$/)
+  slug!: string;
+
+  @ApiProperty({ description: 'Title shown to players', example: 'Coin Clicker', minLength: 1, maxLength: 80 })
+  @IsString()
+  @Length(1, 80)
+  title!: string;
+
+  @ApiProperty({ description: 'Coins charged per credit', example: 2, minimum: 1, maximum: 5, type: 'integer' })
+  @IsInt()
+  @Min(1)
+  @Max(5)
+  coinsPerCredit!: number;
+
+  @ApiPropertyOptional({ description: 'Highest accepted score', example: 1000000, minimum: 0, maximum: MAX_SCORE_LIMIT, type: 'integer', default: MAX_SCORE_LIMIT })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(MAX_SCORE_LIMIT)
+  maxScore?: number;
+}
+
+export class UpdateGameDto {
+  @ApiPropertyOptional({ description: 'Title shown to players', example: 'Coin Clicker Deluxe', minLength: 1, maxLength: 80 })
+  @IsOptional()
+  @IsString()
+  @Length(1, 80)
+  title?: string;
+
+  @ApiPropertyOptional({ description: 'Coins charged per credit (running play sessions keep their price)', example: 3, minimum: 1, maximum: 5, type: 'integer' })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(5)
+  coinsPerCredit?: number;
+
+  @ApiPropertyOptional({ description: 'Highest accepted score', example: 500000, minimum: 0, maximum: MAX_SCORE_LIMIT, type: 'integer' })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(MAX_SCORE_LIMIT)
+  maxScore?: number;
+}
+
+export class CreateVersionDto {
+  @ApiProperty({ description: 'Version label', example: '1.0.0', minLength: 1, maxLength: 40 })
+  @IsString()
+  @Length(1, 40)
+  label!: string;
+
+  @ApiProperty({ description: 'Where the game build is served: an absolute http(s) URL or a path beginning with /', example: 'https://games.example.com/coin-clicker/1.0.0/index.html', maxLength: 2048 })
+  @IsEntryUrl()
+  entryUrl!: string;
+}
+
+export class PublishDto {
+  @ApiProperty({ ...ID_RULE, description: 'The approved version to publish' })
+  @IsString()
+  @MaxLength(64)
+  versionId!: string;
+}
+
+export class RejectVersionDto {
+  @ApiPropertyOptional({ description: 'Why the version was rejected', example: 'The game does not load.', maxLength: 500 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(500)
+  reason?: string;
+}
+
+export class GameDto {
+  @ApiProperty(ID_RULE) gameId!: string;
+  @ApiProperty({ example: 'coin-clicker', pattern: '^[a-z0-9-]+$' }) slug!: string;
+  @ApiProperty({ example: 'Coin Clicker' }) title!: string;
+  @ApiProperty({ type: 'integer', minimum: 1, maximum: 5, example: 2 }) coinsPerCredit!: number;
+  @ApiProperty({ type: 'integer', minimum: 0, maximum: MAX_SCORE_LIMIT, example: MAX_SCORE_LIMIT }) maxScore!: number;
+  @ApiProperty({ enum: ['unpublished', 'published', 'suspended'] }) status!: string;
+  @ApiProperty({ type: 'string', nullable: true, description: 'The published version; null until one is published' }) currentVersionId!: string | null;
+  @ApiProperty({ type: 'string', format: 'date-time' }) createdAt!: Date;
+}
+
+export class VersionDto {
+  @ApiProperty(ID_RULE) versionId!: string;
+  @ApiProperty({ example: '1.0.0' }) label!: string;
+  @ApiProperty({ example: 'https://games.example.com/coin-clicker/1.0.0/index.html' }) entryUrl!: string;
+  @ApiProperty({ enum: ['pending', 'approved', 'rejected'] }) status!: string;
+  @ApiProperty({ type: 'string', format: 'date-time' }) createdAt!: Date;
+}
+
+export class BecomeDeveloperDto {
+  @ApiProperty({ description: 'Developer or studio name', example: 'Pixel Forge', minLength: 1, maxLength: 64 })
+  @IsString()
+  @Length(1, 64)
+  @Matches(/\S/, { message: 'displayName must not be blank' })
+  displayName!: string;
+}
+
+export class DeveloperDto {
+  @ApiProperty(ID_RULE) developerId!: string;
+  @ApiProperty({ example: 'Pixel Forge' }) displayName!: string;
+}
+
+export class CreateApiKeyDto {
+  @ApiProperty({ description: 'live keys may submit trusted scores; test keys only read', enum: ['live', 'test'], example: 'live' })
+  @IsIn(['live', 'test'])
+  kind!: 'live' | 'test';
+
+  @ApiProperty({ description: 'A name to recognise the key by', example: 'production backend', minLength: 1, maxLength: 40 })
+  @IsString()
+  @Length(1, 40)
+  name!: string;
+}
+
+export class ApiKeyIdParams {
+  @ApiProperty(ID_RULE)
+  @IsString()
+  @MaxLength(64)
+  id!: string;
+}
+
+export class CreatedApiKeyDto {
+  @ApiProperty(ID_RULE) id!: string;
+  @ApiProperty({ enum: ['live', 'test'] }) kind!: string;
+  @ApiProperty({ example: 'production backend' }) name!: string;
+  @ApiProperty({ description: 'The full key, shown this once only', example: 'svc_live_0Hk2V9rP4mQ7sT1wX8yZ3aB6cD5eF0gH2iJ4kL6mN8o', pattern: '^svc_(live|test)_[A-Za-z0-9_-]{32,}$' }) key!: string;
+  @ApiProperty({ description: 'The first 12 characters of the key', example: 'svc_live_0Hk' }) prefix!: string;
+  @ApiProperty({ type: 'string', format: 'date-time' }) createdAt!: Date;
+}
+
+export class ApiKeyDto {
+  @ApiProperty(ID_RULE) id!: string;
+  @ApiProperty({ enum: ['live', 'test'] }) kind!: string;
+  @ApiProperty({ example: 'production backend' }) name!: string;
+  @ApiProperty({ description: 'The first 12 characters of the key', example: 'svc_live_0Hk' }) prefix!: string;
+  @ApiProperty({ type: 'string', format: 'date-time' }) createdAt!: Date;
+  @ApiProperty({ type: 'string', format: 'date-time', nullable: true, description: 'Last authenticated use (updated at most once a minute)' }) lastUsedAt!: Date | null;
+  @ApiProperty({ type: 'string', format: 'date-time', nullable: true }) revokedAt!: Date | null;
+}

@@ -1,0 +1,30 @@
+import { Global, Module } from '@nestjs/common';
+import { AchievementRepository } from './achievement.repository';
+import { ApiKeyGuard } from './api-key.guard';
+import { ApiKeyRepository } from './api-key.repository';
+import { ApiKeysController } from './api-keys.controller';
+import { ApiKeysService } from './api-keys.service';
+import { DeveloperRepository } from './developer.repository';
+import { DevelopersController } from './developers.controller';
+import { DevelopersService } from './developers.service';
+import { GameRepository } from './game.repository';
+import { GamesController } from './games.controller';
+import { GamesService } from './games.service';
+
+/** Developers, games, versions, achievement definitions, API keys. Global: `@ApiKeyAuth()` works in any module. */
+@Global()
+@Module({
+  controllers: [DevelopersController, GamesController, ApiKeysController],
+  providers: [
+    DeveloperRepository,
+    GameRepository,
+    AchievementRepository,
+    ApiKeyRepository,
+    DevelopersService,
+    GamesService,
+    ApiKeysService,
+    ApiKeyGuard,
+  ],
+  exports: [GamesService, ApiKeysService, ApiKeyGuard],
+})
+export class DeveloperPortalModule {}

@@ -1,0 +1,129 @@
+import { Injectable } from '@nestjs/common';
+import { UnitOfWork } from '../../database/unit-of-work';
+import { isUuid } from '../../database/uuid';
+import { isUniqueViolation } from '../../errors/database-errors';
+import { SlugTakenError } from './developer-portal.errors';
+
+export type GameStatus = 'unpublished' | 'published' | 'suspended';
+export type VersionStatus = 'pending' | 'approved' | 'rejected';
+
+/** A game as other modules see it. */
+export interface GameRecord {
+  id: string;
+  developerId: string;
+  slug: string;
+  title: string;
+  coinsPerCredit: number;
+  maxScore: number;
+  status: GameStatus;
+  currentVersionId: string | null;
+  firstPublishedAt: Date | null;
+  createdAt: Date;
+}
+
+export interface VersionRecord {
+  id: string;
+  gameId: string;
+  label: string;
+  entryUrl: string;
+  status: VersionStatus;
+  rejectReason: string | null;
+  createdAt: Date;
+}
+
+const GAME_COLUMNS = `id, developer_id AS "developerId", slug, title, coins_per_credit AS "coinsPerCredit",
+  max_score::float8 AS "maxScore", status, current_version_id AS "currentVersionId",
+  first_published_at AS "firstPublishedAt", created_at AS "createdAt"`;
+
+const VERSION_COLUMNS = `id, game_id AS "gameId", label, entry_url AS "entryUrl", status,
+  reject_reason AS "rejectReason", created_at AS "createdAt"`;
+
+/** Games and their versions. Non-uuid ids find nothing instead of reaching PostgreSQL. */
+@Injectable()
+export class GameRepository {
+  constructor(private readonly uow: UnitOfWork) {}
+
+  async insert(developerId: string, input: { slug: string; title: string; coinsPerCredit: number; maxScore: number }): Promise<GameRecord> {
+    try {
+      return (await this.uow.one<GameRecord>(
+        `INSERT INTO games (developer_id, slug, title, coins_per_credit, max_score) VALUES ($1, $2, $3, $4, $5)
+         RETURNING ${GAME_COLUMNS}`,
+        [developerId, input.slug, input.title, input.coinsPerCredit, input.maxScore],
+      ))!;
+    } catch (error) {
+      if (isUniqueViolation(error, 'games_slug_key')) throw new SlugTakenError(input.slug);
+      throw error;
+    }
+  }
+
+  listByDeveloper(developerId: string): Promise<GameRecord[]> {
+    return this.uow.query<GameRecord>(`SELECT ${GAME_COLUMNS} FROM games WHERE developer_id = $1 ORDER BY created_at DESC, id DESC`, [developerId]);
+  }
+
+  async byId(gameId: string, forUpdate = false): Promise<GameRecord | undefined> {
+    if (!isUuid(gameId)) return undefined;
+    return this.uow.one<GameRecord>(`SELECT ${GAME_COLUMNS} FROM games WHERE id = $1${forUpdate ? ' FOR UPDATE' : ''}`, [gameId]);
+  }
+
+  bySlug(slug: string): Promise<GameRecord | undefined> {
+    return this.uow.one<GameRecord>(`SELECT ${GAME_COLUMNS} FROM games WHERE slug = $1`, [slug]);
+  }
+
+  async update(gameId: string, patch: { title?: string; coinsPerCredit?: number; maxScore?: number }): Promise<GameRecord> {
+    return (await this.uow.one<GameRecord>(
+      `UPDATE games SET title = coalesce($2, title), coins_per_credit = coalesce($3, coins_per_credit),
+              max_score = coalesce($4, max_score), updated_at = now()
+        WHERE id = $1 RETURNING ${GAME_COLUMNS}`,
+      [gameId, patch.title ?? null, patch.coinsPerCredit ?? null, patch.maxScore ?? null],
+    ))!;
+  }
+
+  async publish(gameId: string, versionId: string): Promise<GameRecord> {
+    return (await this.uow.one<GameRecord>(
+      `UPDATE games SET status = 'published', current_version_id = $2,
+              first_published_at = coalesce(first_published_at, now()), updated_at = now()
+        WHERE id = $1 RETURNING ${GAME_COLUMNS}`,
+      [gameId, versionId],
+    ))!;
+  }
+
+  async setStatus(gameId: string, status: GameStatus): Promise<GameRecord> {
+    return (await this.uow.one<GameRecord>(`UPDATE games SET status = $2, updated_at = now() WHERE id = $1 RETURNING ${GAME_COLUMNS}`, [
+      gameId,
+      status,
+    ]))!;
+  }
+
+  async insertVersion(gameId: string, label: string, entryUrl: string): Promise<VersionRecord> {
+    return (await this.uow.one<VersionRecord>(
+      `INSERT INTO game_versions (game_id, label, entry_url) VALUES ($1, $2, $3) RETURNING ${VERSION_COLUMNS}`,
+      [gameId, label, entryUrl],
+    ))!;
+  }
+
+  listVersions(gameId: string): Promise<VersionRecord[]> {
+    return this.uow.query<VersionRecord>(`SELECT ${VERSION_COLUMNS} FROM game_versions WHERE game_id = $1 ORDER BY created_at DESC, id DESC`, [
+      gameId,
+    ]);
+  }
+
+  async versionById(versionId: string): Promise<VersionRecord | undefined> {
+    if (!isUuid(versionId)) return undefined;
+    return this.uow.one<VersionRecord>(`SELECT ${VERSION_COLUMNS} FROM game_versions WHERE id = $1`, [versionId]);
+  }
+
+  newestPlayableVersion(gameId: string): Promise<VersionRecord | undefined> {
+    return this.uow.one<VersionRecord>(
+      `SELECT ${VERSION_COLUMNS} FROM game_versions WHERE game_id = $1 AND status <> 'rejected' ORDER BY created_at DESC, id DESC LIMIT 1`,
+      [gameId],
+    );
+  }
+
+  async reviewVersion(versionId: string, status: VersionStatus, reason: string | null): Promise<VersionRecord | undefined> {
+    if (!isUuid(versionId)) return undefined;
+    return this.uow.one<VersionRecord>(
+      `UPDATE game_versions SET status = $2, reject_reason = $3, reviewed_at = now() WHERE id = $1 RETURNING ${VERSION_COLUMNS}`,
+      [versionId, status, reason],
+    );
+  }
+}

@@ -1,0 +1,93 @@
+import { Body, Controller, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiErrors } from '../../http/error-responses';
+import { AuthContext, CurrentAccount, DeveloperAuth } from '../identity/auth.decorators';
+import { CreateGameDto, CreateVersionDto, GameDto, GameIdParams, PublishDto, UpdateGameDto, VersionDto } from './developer-portal.dto';
+import { GamesService, GameView, VersionView } from './games.service';
+
+const NOT_FOUND = 'NOT_FOUND: unknown game, or another developer\'s';
+
+@ApiTags('developer portal')
+@Controller('api/portal/games')
+export class GamesController {
+  constructor(private readonly games: GamesService) {}
+
+  @Post()
+  @DeveloperAuth()
+  @HttpCode(201)
+  @ApiOperation({ summary: 'Create a game', description: 'New games are unpublished.' })
+  @ApiCreatedResponse({ type: GameDto })
+  @ApiErrors({ 400: 'INVALID_REQUEST', 409: 'SLUG_TAKEN' })
+  create(@CurrentAccount() auth: AuthContext, @Body() body: CreateGameDto): Promise<GameView> {
+    return this.games.create(auth.developerId!, body);
+  }
+
+  @Get()
+  @DeveloperAuth()
+  @ApiOperation({ summary: 'The developer\'s games, newest first' })
+  @ApiOkResponse({ type: GameDto, isArray: true })
+  list(@CurrentAccount() auth: AuthContext): Promise<GameView[]> {
+    return this.games.list(auth.developerId!);
+  }
+
+  @Get(':gameId')
+  @DeveloperAuth()
+  @ApiOperation({ summary: 'One of the developer\'s games' })
+  @ApiOkResponse({ type: GameDto })
+  @ApiErrors({ 400: 'INVALID_REQUEST: id over 64 characters', 404: NOT_FOUND })
+  get(@CurrentAccount() auth: AuthContext, @Param() params: GameIdParams): Promise<GameView> {
+    return this.games.get(auth.developerId!, params.gameId);
+  }
+
+  @Patch(':gameId')
+  @DeveloperAuth()
+  @ApiOperation({ summary: 'Change title, price or maximum score', description: 'Running play sessions keep the price they started with.' })
+  @ApiOkResponse({ type: GameDto })
+  @ApiErrors({ 400: 'INVALID_REQUEST', 404: NOT_FOUND })
+  update(@CurrentAccount() auth: AuthContext, @Param() params: GameIdParams, @Body() body: UpdateGameDto): Promise<GameView> {
+    return this.games.update(auth.developerId!, params.gameId, body);
+  }
+
+  @Post(':gameId/versions')
+  @DeveloperAuth()
+  @HttpCode(201)
+  @ApiOperation({ summary: 'Upload a version (a build\'s entry URL) for review', description: 'New versions are pending until an administrator approves or rejects them.' })
+  @ApiCreatedResponse({ type: VersionDto })
+  @ApiErrors({ 400: 'INVALID_REQUEST', 404: NOT_FOUND })
+  addVersion(@CurrentAccount() auth: AuthContext, @Param() params: GameIdParams, @Body() body: CreateVersionDto): Promise<VersionView> {
+    return this.games.addVersion(auth.developerId!, params.gameId, body);
+  }
+
+  @Get(':gameId/versions')
+  @DeveloperAuth()
+  @ApiOperation({ summary: 'The game\'s versions, newest first' })
+  @ApiOkResponse({ type: VersionDto, isArray: true })
+  @ApiErrors({ 400: 'INVALID_REQUEST', 404: NOT_FOUND })
+  listVersions(@CurrentAccount() auth: AuthContext, @Param() params: GameIdParams): Promise<VersionView[]> {
+    return this.games.listVersions(auth.developerId!, params.gameId);
+  }
+
+  @Post(':gameId/publish')
+  @DeveloperAuth()
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Publish an approved version', description: 'The game becomes published with that version as its current version.' })
+  @ApiOkResponse({ type: GameDto })
+  @ApiErrors({
+    400: 'INVALID_REQUEST',
+    404: 'NOT_FOUND: unknown or foreign game, or a version that is not this game\'s',
+    409: 'GAME_SUSPENDED: suspended by an administrator; VERSION_NOT_APPROVED: the version is pending or rejected',
+  })
+  publish(@CurrentAccount() auth: AuthContext, @Param() params: GameIdParams, @Body() body: PublishDto): Promise<GameView> {
+    return this.games.publish(auth.developerId!, params.gameId, body.versionId);
+  }
+
+  @Post(':gameId/unpublish')
+  @DeveloperAuth()
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Take the game off the catalogue' })
+  @ApiOkResponse({ type: GameDto })
+  @ApiErrors({ 400: 'INVALID_REQUEST', 404: NOT_FOUND, 409: 'GAME_SUSPENDED: only an administrator can lift a suspension' })
+  unpublish(@CurrentAccount() auth: AuthContext, @Param() params: GameIdParams): Promise<GameView> {
+    return this.games.unpublish(auth.developerId!, params.gameId);
+  }
+}

@@ -1,0 +1,173 @@
+import { Injectable } from '@nestjs/common';
+import { UnitOfWork } from '../../database/unit-of-work';
+import { NotFoundError } from '../../errors/app-error';
+import { AchievementRecord, AchievementRepository } from './achievement.repository';
+import { GameSuspendedError, VersionNotApprovedError } from './developer-portal.errors';
+import { GameRecord, GameRepository, GameStatus, VersionRecord } from './game.repository';
+
+export type { GameRecord, VersionRecord } from './game.repository';
+export type { AchievementRecord } from './achievement.repository';
+
+export const MAX_SCORE_LIMIT = 9_007_199_254_740_991;
+
+export interface GameView {
+  gameId: string;
+  slug: string;
+  title: string;
+  coinsPerCredit: number;
+  maxScore: number;
+  status: GameStatus;
+  currentVersionId: string | null;
+  createdAt: Date;
+}
+
+export interface VersionView {
+  versionId: string;
+  label: string;
+  entryUrl: string;
+  status: VersionRecord['status'];
+  createdAt: Date;
+}
+
+export function toGameView(game: GameRecord): GameView {
+  return {
+    gameId: game.id,
+    slug: game.slug,
+    title: game.title,
+    coinsPerCredit: game.coinsPerCredit,
+    maxScore: game.maxScore,
+    status: game.status,
+    currentVersionId: game.currentVersionId,
+    createdAt: game.createdAt,
+  };
+}
+
+export function toVersionView(version: VersionRecord): VersionView {
+  return { versionId: version.id, label: version.label, entryUrl: version.entryUrl, status: version.status, createdAt: version.createdAt };
+}
+
+const gameNotFound = () => new NotFoundError('No such game.');
+const versionNotFound = () => new NotFoundError('No such version.');
+
+/**
+ * Games and versions: the developer's own (another developer's ids answer 404), the admin's
+ * review and suspension, and read-only lookups for the other modules.
+ */
+@Injectable()
+export class GamesService {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly games: GameRepository,
+    private readonly achievements: AchievementRepository,
+  ) {}
+
+  // Lookups for other modules (no ownership check).
+
+  findById(gameId: string): Promise<GameRecord | undefined> {
+    return this.games.byId(gameId);
+  }
+
+  findBySlug(slug: string): Promise<GameRecord | undefined> {
+    return this.games.bySlug(slug);
+  }
+
+  findVersion(versionId: string): Promise<VersionRecord | undefined> {
+    return this.games.versionById(versionId);
+  }
+
+  /** The build a preview plays when none is named and none is published: newest not rejected. */
+  newestPlayableVersion(gameId: string): Promise<VersionRecord | undefined> {
+    return this.games.newestPlayableVersion(gameId);
+  }
+
+  /** An achievement definition by game and key, active or retired (callers check `status`). */
+  findAchievement(gameId: string, key: string): Promise<AchievementRecord | undefined> {
+    return this.achievements.byKey(gameId, key);
+  }
+
+  listAchievements(gameId: string): Promise<AchievementRecord[]> {
+    return this.achievements.list(gameId);
+  }
+
+  // The developer's own games.
+
+  /** The developer's game, or 404 NOT_FOUND for unknown and foreign ids alike. */
+  async ownedGame(developerId: string, gameId: string, forUpdate = false): Promise<GameRecord> {
+    const game = await this.games.byId(gameId, forUpdate);
+    if (!game || game.developerId !== developerId) throw gameNotFound();
+    return game;
+  }
+
+  async create(developerId: string, input: { slug: string; title: string; coinsPerCredit: number; maxScore?: number }): Promise<GameView> {
+    return toGameView(await this.games.insert(developerId, { ...input, maxScore: input.maxScore ?? MAX_SCORE_LIMIT }));
+  }
+
+  async list(developerId: string): Promise<GameView[]> {
+    return (await this.games.listByDeveloper(developerId)).map(toGameView);
+  }
+
+  async get(developerId: string, gameId: string): Promise<GameView> {
+    return toGameView(await this.ownedGame(developerId, gameId));
+  }
+
+  update(developerId: string, gameId: string, patch: { title?: string; coinsPerCredit?: number; maxScore?: number }): Promise<GameView> {
+    return this.uow.run(async () => {
+      await this.ownedGame(developerId, gameId, true);
+      return toGameView(await this.games.update(gameId, patch));
+    });
+  }
+
+  async addVersion(developerId: string, gameId: string, input: { label: string; entryUrl: string }): Promise<VersionView> {
+    await this.ownedGame(developerId, gameId);
+    return toVersionView(await this.games.insertVersion(gameId, input.label, input.entryUrl));
+  }
+
+  async listVersions(developerId: string, gameId: string): Promise<VersionView[]> {
+    await this.ownedGame(developerId, gameId);
+    return (await this.games.listVersions(gameId)).map(toVersionView);
+  }
+
+  publish(developerId: string, gameId: string, versionId: string): Promise<GameView> {
+    return this.uow.run(async () => {
+      const game = await this.ownedGame(developerId, gameId, true);
+      const version = await this.games.versionById(versionId);
+      if (!version || version.gameId !== game.id) throw versionNotFound();
+      if (game.status === 'suspended') throw new GameSuspendedError();
+      if (version.status !== 'approved') throw new VersionNotApprovedError();
+      return toGameView(await this.games.publish(game.id, version.id));
+    });
+  }
+
+  unpublish(developerId: string, gameId: string): Promise<GameView> {
+    return this.uow.run(async () => {
+      const game = await this.ownedGame(developerId, gameId, true);
+      if (game.status === 'suspended') throw new GameSuspendedError();
+      return toGameView(await this.games.setStatus(game.id, 'unpublished'));
+    });
+  }
+
+  // Administration.
+
+  async reviewVersion(versionId: string, decision: 'approved' | 'rejected', reason: string | null = null): Promise<VersionView> {
+    const version = await this.games.reviewVersion(versionId, decision, decision === 'rejected' ? reason : null);
+    if (!version) throw versionNotFound();
+    return toVersionView(version);
+  }
+
+  suspend(gameId: string): Promise<GameView> {
+    return this.uow.run(async () => {
+      const game = await this.games.byId(gameId, true);
+      if (!game) throw gameNotFound();
+      return toGameView(await this.games.setStatus(game.id, 'suspended'));
+    });
+  }
+
+  /** Lifting a suspension leaves the game unpublished: the developer publishes again. */
+  unsuspend(gameId: string): Promise<GameView> {
+    return this.uow.run(async () => {
+      const game = await this.games.byId(gameId, true);
+      if (!game) throw gameNotFound();
+      return toGameView(game.status === 'suspended' ? await this.games.setStatus(game.id, 'unpublished') : game);
+    });
+  }
+}

@@ -1,0 +1,84 @@
+import { Injectable } from '@nestjs/common';
+import { UnitOfWork } from '../../database/unit-of-work';
+import { isUuid } from '../../database/uuid';
+import { isUniqueViolation } from '../../errors/database-errors';
+import { EmailTakenError } from './identity.errors';
+
+export interface AccountRow {
+  id: string;
+  email: string;
+  password_hash: string;
+  display_name: string;
+  email_verified: boolean;
+  is_admin: boolean;
+}
+
+/** An account with what its roles and /api/me need. */
+export interface AccountViewRow {
+  id: string;
+  email: string;
+  display_name: string;
+  email_verified: boolean;
+  is_admin: boolean;
+  player_id: string | null;
+  developer_id: string | null;
+  xp: number | null;
+  initials: string | null;
+}
+
+const VIEW = `
+  SELECT a.id, a.email, a.display_name, a.email_verified_at IS NOT NULL AS email_verified, a.is_admin,
+         p.id AS player_id, d.id AS developer_id, p.xp, p.initials
+    FROM accounts a
+    LEFT JOIN players p ON p.account_id = a.id
+    LEFT JOIN developers d ON d.account_id = a.id`;
+
+@Injectable()
+export class AccountRepository {
+  constructor(private readonly uow: UnitOfWork) {}
+
+  async insert(email: string, passwordHash: string, displayName: string, verified = false, admin = false): Promise<string> {
+    try {
+      const row = await this.uow.one<{ id: string }>(
+        `INSERT INTO accounts (email, password_hash, display_name, email_verified_at, is_admin)
+         VALUES ($1, $2, $3, CASE WHEN $4::boolean THEN now() END, $5) RETURNING id`,
+        [email, passwordHash, displayName, verified, admin],
+      );
+      return row!.id;
+    } catch (error) {
+      if (isUniqueViolation(error, 'accounts_email_key')) throw new EmailTakenError();
+      throw error;
+    }
+  }
+
+  findByEmail(email: string): Promise<AccountRow | undefined> {
+    return this.uow.one<AccountRow>(
+      `SELECT id, email, password_hash, display_name, email_verified_at IS NOT NULL AS email_verified, is_admin
+         FROM accounts WHERE lower(email) = lower($1)`,
+      [email],
+    );
+  }
+
+  async view(accountId: string): Promise<AccountViewRow | undefined> {
+    if (!isUuid(accountId)) return undefined;
+    return this.uow.one<AccountViewRow>(`${VIEW} WHERE a.id = $1`, [accountId]);
+  }
+
+  /** Marks the e-mail verified; the first verification time is kept. */
+  async markVerified(accountId: string): Promise<boolean> {
+    if (!isUuid(accountId)) return false;
+    const rows = await this.uow.query(
+      'UPDATE accounts SET email_verified_at = coalesce(email_verified_at, now()) WHERE id = $1 RETURNING id',
+      [accountId],
+    );
+    return rows.length === 1;
+  }
+
+  async makeAdmin(accountId: string, passwordHash: string | undefined): Promise<void> {
+    await this.uow.query(
+      `UPDATE accounts SET is_admin = true, email_verified_at = coalesce(email_verified_at, now()),
+              password_hash = coalesce($2, password_hash) WHERE id = $1`,
+      [accountId, passwordHash ?? null],
+    );
+  }
+}

@@ -1,0 +1,44 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { CONFIG, Config } from '../../config';
+import { UnitOfWork } from '../../database/unit-of-work';
+import { AccountRepository } from './account.repository';
+import { AccountsService } from './accounts.service';
+import { PasswordService } from './password.service';
+
+/**
+ * At start-up, when ADMIN_EMAIL and ADMIN_PASSWORD are set, makes sure that account exists,
+ * verified, linked to a player, with role admin, and that ADMIN_PASSWORD signs it in.
+ */
+@Injectable()
+export class AdminBootstrapService implements OnApplicationBootstrap {
+  private readonly logger = new Logger('AdminBootstrap');
+
+  constructor(
+    @Inject(CONFIG) private readonly config: Config,
+    private readonly uow: UnitOfWork,
+    private readonly accounts: AccountRepository,
+    private readonly accountsService: AccountsService,
+    private readonly passwords: PasswordService,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    const { adminEmail: email, adminPassword: password } = this.config;
+    if (!email || !password) return;
+    const fresh = await this.passwords.hash(password);
+    await this.uow.run(async () => {
+      // Several instances may start at once against one database: one bootstraps at a time.
+      await this.uow.query("SELECT pg_advisory_xact_lock(hashtext('arcade:admin-bootstrap'))");
+      const existing = await this.accounts.findByEmail(email);
+      let accountId: string;
+      if (existing) {
+        accountId = existing.id;
+        const passwordOk = await this.passwords.verify(password, existing.password_hash);
+        await this.accounts.makeAdmin(accountId, passwordOk ? undefined : fresh);
+      } else {
+        accountId = await this.accounts.insert(email, fresh, 'Admin', true, true);
+      }
+      await this.accountsService.linkInTransaction(accountId, existing?.display_name ?? 'Admin');
+    });
+    this.logger.log(`Admin account ready: ${email}`);
+  }
+}

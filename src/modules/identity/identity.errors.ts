@@ -1,0 +1,32 @@
+import { AppError, InvalidRequestError, UnauthenticatedError } from '../../errors/app-error';
+
+export class EmailTakenError extends AppError {
+  constructor() {
+    super('EMAIL_TAKEN', 'An account with this e-mail address already exists.');
+  }
+}
+
+/** Same message for an unknown e-mail and a wrong password: no account enumeration. */
+export class InvalidCredentialsError extends UnauthenticatedError {
+  constructor() {
+    super('The e-mail address or password is wrong.');
+  }
+}
+
+export class EmailNotVerifiedError extends AppError {
+  constructor() {
+    super('EMAIL_NOT_VERIFIED', 'Verify your e-mail address first: follow the link we sent you.');
+  }
+}
+
+export class AccountNotLinkedError extends AppError {
+  constructor() {
+    super('ACCOUNT_NOT_LINKED', 'This account has no player profile yet: create one with POST /api/me/player.');
+  }
+}
+
+export class InvalidVerificationTokenError extends InvalidRequestError {
+  constructor() {
+    super('The verification link is invalid or has expired.');
+  }
+}

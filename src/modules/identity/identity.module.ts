@@ -1,0 +1,34 @@
+import { Global, Module } from '@nestjs/common';
+import { WalletModule } from '../wallet/wallet.module';
+import { AccountRepository } from './account.repository';
+import { AccountsService } from './accounts.service';
+import { AdminBootstrapService } from './admin-bootstrap.service';
+import { AuthController } from './auth.controller';
+import { CookieAuthGuard, SameOriginGuard } from './cookie-auth.guard';
+import { LoginSessionRepository } from './login-session.repository';
+import { LoginSessionService } from './login-session.service';
+import { MeController } from './me.controller';
+import { PasswordService } from './password.service';
+import { PlayerRepository } from './player.repository';
+import { PlayersService } from './players.service';
+
+/** Accounts, login sessions and players. Global: every module's controllers use its cookie guards. */
+@Global()
+@Module({
+  imports: [WalletModule],
+  controllers: [AuthController, MeController],
+  providers: [
+    AccountRepository,
+    PlayerRepository,
+    LoginSessionRepository,
+    PasswordService,
+    LoginSessionService,
+    AccountsService,
+    PlayersService,
+    AdminBootstrapService,
+    CookieAuthGuard,
+    SameOriginGuard,
+  ],
+  exports: [LoginSessionService, AccountsService, PlayersService, CookieAuthGuard, SameOriginGuard],
+})
+export class IdentityModule {}

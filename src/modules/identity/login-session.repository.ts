@@ -1,0 +1,46 @@
+import { Injectable } from '@nestjs/common';
+import { UnitOfWork } from '../../database/unit-of-work';
+
+export interface AuthRow {
+  login_session_id: string;
+  account_id: string;
+  email: string;
+  email_verified: boolean;
+  display_name: string;
+  is_admin: boolean;
+  developer_id: string | null;
+  player_id: string | null;
+  wallet_id: string | null;
+}
+
+@Injectable()
+export class LoginSessionRepository {
+  constructor(private readonly uow: UnitOfWork) {}
+
+  async insert(accountId: string, tokenHash: Buffer, ttlSeconds: number): Promise<string> {
+    const row = await this.uow.one<{ id: string }>(
+      `INSERT INTO login_sessions (account_id, token_hash, expires_at) VALUES ($1, $2, now() + make_interval(secs => $3)) RETURNING id`,
+      [accountId, tokenHash, ttlSeconds],
+    );
+    return row!.id;
+  }
+
+  /** One indexed read per request: the live login session with everything the guards check. */
+  resolve(tokenHash: Buffer): Promise<AuthRow | undefined> {
+    return this.uow.one<AuthRow>(
+      `SELECT s.id AS login_session_id, a.id AS account_id, a.email, a.email_verified_at IS NOT NULL AS email_verified,
+              a.display_name, a.is_admin, d.id AS developer_id, p.id AS player_id, w.id AS wallet_id
+         FROM login_sessions s
+         JOIN accounts a ON a.id = s.account_id
+         LEFT JOIN developers d ON d.account_id = a.id
+         LEFT JOIN players p ON p.account_id = a.id
+         LEFT JOIN wallets w ON w.player_id = p.id
+        WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND s.expires_at > now()`,
+      [tokenHash],
+    );
+  }
+
+  async revokeByHash(tokenHash: Buffer): Promise<void> {
+    await this.uow.query('UPDATE login_sessions SET revoked_at = now() WHERE token_hash = $1 AND revoked_at IS NULL', [tokenHash]);
+  }
+}
