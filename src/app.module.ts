@@ -12,6 +12,7 @@ import { IdempotencyModule } from './modules/idempotency/idempotency.module';
 import { IdentityModule } from './modules/identity/identity.module';
 import { DeveloperPortalModule } from './modules/developer-portal/developer-portal.module';
 import { AdminModule } from './modules/admin/admin.module';
+import { WebModule } from './web/web.module';
 
 export type ModuleImport = Type | DynamicModule;
 
@@ -24,6 +25,7 @@ const FEATURES = [
   IdentityModule,
   DeveloperPortalModule,
   AdminModule,
+  WebModule,
 ];
 
 @Module({})

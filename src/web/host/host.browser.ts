@@ -1,0 +1,3 @@
+import { startHost } from './host';
+
+startHost(document, window);

@@ -1,0 +1,367 @@
+import { Envelope, HOST_ORIGIN_PARAM, MessageType, parseRequest, reasonForHttpError, Reply } from '../sdk/protocol';
+
+/**
+ * The host page's script (`/play/{slug}`): starts the play session, embeds the game in a
+ * sandboxed iframe, answers the SDK bridge by calling the public play API with the player's
+ * cookie, keeps the session alive, and shows balance, celebrations and the initials prompt.
+ */
+
+interface ApiAnswer {
+  status: number;
+  body: Record<string, any>;
+}
+
+interface PlaySession {
+  sessionId: string;
+  gameId: string;
+  coinsPerCredit: number;
+  balance: number;
+  testMode: boolean;
+  expiresAt: string;
+  player: { ref: string; displayName: string };
+}
+
+const ICONS: Record<string, string> = {
+  trophy: '🏆', coin: '🪙', joystick: '🕹️', calendar: '📅', star: '⭐', gem: '💎', pen: '🖊️', heart: '❤️', fire: '🔥',
+  crown: '👑', rocket: '🚀', ticket: '🎟️', moon: '🌙', bolt: '⚡', target: '🎯', shield: '🛡️', skull: '💀', map: '🗺️',
+};
+
+/** Retries of one HTTP call on a network failure or a 5xx, with the same idempotency key. */
+const RETRY_DELAYS_MS = [400, 1200];
+const MAX_HEARTBEAT_MS = 5 * 60_000;
+const MIN_HEARTBEAT_MS = 1_000;
+const RETRY_HEARTBEAT_MS = 5_000;
+
+async function api(method: string, path: string, body?: unknown, keepalive = false): Promise<ApiAnswer> {
+  try {
+    const response = await fetch(path, {
+      method,
+      credentials: 'same-origin',
+      keepalive,
+      headers: body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    let parsed: Record<string, any> = {};
+    try {
+      parsed = text ? JSON.parse(text) : {};
+    } catch {
+      parsed = {};
+    }
+    return { status: response.status, body: parsed };
+  } catch {
+    return { status: 0, body: {} };
+  }
+}
+
+async function apiWithRetry(method: string, path: string, body?: unknown): Promise<ApiAnswer> {
+  let answer = await api(method, path, body);
+  for (const delay of RETRY_DELAYS_MS) {
+    if (answer.status !== 0 && answer.status < 500) break;
+    await new Promise((r) => setTimeout(r, delay));
+    answer = await api(method, path, body);
+  }
+  return answer;
+}
+
+function idempotencyKey(): string {
+  const bytes = new Uint8Array(16);
+  crypto.getRandomValues(bytes);
+  return 'host-' + Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+function byTestId<T extends HTMLElement>(root: ParentNode, id: string): T {
+  const element = root.querySelector<T>(`[data-testid="${id}"]`);
+  if (!element) throw new Error(`host page is missing [data-testid="${id}"]`);
+  return element;
+}
+
+export function startHost(doc: Document, win: Window): void {
+  const root = doc.getElementById('host')!;
+  const slug = root.dataset.slug!;
+  const entryUrl = root.dataset.entryUrl!;
+  const preview = root.dataset.preview === 'true';
+  const balanceEl = byTestId(doc, 'balance');
+  const messageEl = byTestId(doc, 'message');
+  const stage = doc.getElementById('stage')!;
+  const modeEl = doc.getElementById('mode')!;
+  const celebration = byTestId(doc, 'celebration');
+  const celebrationList = doc.getElementById('celebration-list')!;
+  const celebrationClose = doc.getElementById('celebration-close') as HTMLButtonElement;
+  const initialsForm = doc.getElementById('initials-form') as HTMLFormElement;
+  const initialsInput = byTestId<HTMLInputElement>(doc, 'initials-input');
+  const initialsScore = doc.getElementById('initials-score')!;
+  const restart = doc.getElementById('restart') as HTMLButtonElement;
+
+  let session: PlaySession | undefined;
+  let frame: HTMLIFrameElement | undefined;
+  let insertInFlight = false;
+  let pendingScoreId: string | undefined;
+  let heartbeatTimer: number | undefined;
+  let ended = false;
+  let celebrationTimer: number | undefined;
+
+  function say(text: string, tone: 'info' | 'error' | 'success' = 'info'): void {
+    messageEl.textContent = text;
+    messageEl.dataset.tone = tone;
+  }
+
+  function showBalance(balance: number): void {
+    balanceEl.textContent = `${balance} ${balance === 1 ? 'coin' : 'coins'}`;
+    balanceEl.dataset.balance = String(balance);
+  }
+
+  function expired(): void {
+    say('Your play session has expired. Start a new one to keep playing.', 'error');
+    restart.hidden = false;
+    stopHeartbeat();
+  }
+
+  function signedOut(): void {
+    win.location.assign(`/auth/login?next=${encodeURIComponent(win.location.pathname + win.location.search)}`);
+  }
+
+  function handleCommonError(answer: ApiAnswer): void {
+    const code = answer.body.error as string | undefined;
+    if (answer.status === 401) signedOut();
+    else if (answer.status === 410) expired();
+    else if (code === 'EMAIL_NOT_VERIFIED') say('Verify your e-mail address to play: check your inbox for the link.', 'error');
+    else if (answer.status === 0 || answer.status >= 500) say('The arcade could not be reached. Try again in a moment.', 'error');
+  }
+
+  function celebrate(rewards: unknown): void {
+    if (!Array.isArray(rewards) || rewards.length === 0) return;
+    celebrationList.replaceChildren(
+      ...rewards.map((reward: Record<string, unknown>) => {
+        const item = doc.createElement('li');
+        item.className = `reward reward-${String(reward.kind ?? 'achievement').replace(/[^a-z-]/g, '')}`;
+        const icon = doc.createElement('span');
+        icon.className = 'reward-icon';
+        icon.setAttribute('aria-hidden', 'true');
+        icon.textContent = ICONS[String(reward.icon)] ?? '🏆';
+        const title = doc.createElement('strong');
+        title.textContent = String(reward.title ?? 'Achievement unlocked');
+        const subtitle = doc.createElement('span');
+        subtitle.className = 'reward-subtitle';
+        subtitle.textContent = String(reward.subtitle ?? '');
+        item.append(icon, title, subtitle);
+        return item;
+      }),
+    );
+    celebration.hidden = false;
+    celebrationClose.focus();
+    win.clearTimeout(celebrationTimer);
+    celebrationTimer = win.setTimeout(closeCelebration, 8000);
+  }
+
+  function closeCelebration(): void {
+    celebration.hidden = true;
+    win.clearTimeout(celebrationTimer);
+    frame?.focus();
+  }
+
+  function askInitials(scoreId: string, score: unknown): void {
+    pendingScoreId = scoreId;
+    initialsScore.textContent = String(score);
+    initialsForm.hidden = false;
+    initialsInput.value = '';
+    initialsInput.focus();
+  }
+
+  async function saveInitials(event: Event): Promise<void> {
+    event.preventDefault();
+    const initials = initialsInput.value.trim().toUpperCase();
+    if (!/^[A-Z]{3}$/.test(initials)) {
+      say('Initials are three letters, A to Z.', 'error');
+      initialsInput.focus();
+      return;
+    }
+    if (!session || !pendingScoreId) return;
+    const answer = await apiWithRetry('POST', `/api/play/sessions/${encodeURIComponent(session.sessionId)}/score/initials`, {
+      scoreId: pendingScoreId,
+      initials,
+    });
+    if (answer.status === 200) {
+      initialsForm.hidden = true;
+      pendingScoreId = undefined;
+      say(`Saved as ${answer.body.initials}. See the leaderboard on the game page.`, 'success');
+      frame?.focus();
+    } else if (answer.status === 429) {
+      say('Too many attempts. Wait a moment and try again.', 'error');
+    } else {
+      handleCommonError(answer);
+      if (answer.status !== 401 && answer.status !== 410) say('The initials could not be saved.', 'error');
+    }
+  }
+
+  function reply(message: Reply): void {
+    // The game runs in an opaque origin, so only '*' reaches it; the reply goes to that one window.
+    frame?.contentWindow?.postMessage(message, '*');
+  }
+
+  function fail(id: string, type: MessageType, answer: ApiAnswer): void {
+    reply({ __svc: 1, id, ok: false, reason: reasonForHttpError(type, answer.status, answer.body.error) });
+  }
+
+  async function onInit(envelope: Envelope): Promise<void> {
+    const s = session!;
+    reply({
+      __svc: 1,
+      id: envelope.id,
+      ok: true,
+      data: { player: s.player, sessionId: s.sessionId, coinsPerCredit: s.coinsPerCredit, testMode: s.testMode },
+    });
+  }
+
+  async function onInsertCoin(envelope: Envelope): Promise<void> {
+    if (insertInFlight) {
+      reply({ __svc: 1, id: envelope.id, ok: false, reason: 'BUSY' });
+      return;
+    }
+    insertInFlight = true;
+    try {
+      const key = idempotencyKey();
+      const answer = await apiWithRetry('POST', `/api/play/sessions/${encodeURIComponent(session!.sessionId)}/insert-coin`, { idempotencyKey: key });
+      if (answer.status === 200) {
+        showBalance(answer.body.balance);
+        say(answer.body.testMode ? 'Preview credit: no coins charged.' : `Credit bought for ${answer.body.coinsSpent} ${answer.body.coinsSpent === 1 ? 'coin' : 'coins'}. Good luck!`, 'success');
+        reply({ __svc: 1, id: envelope.id, ok: true, data: { insertionId: answer.body.insertionId, testMode: answer.body.testMode } });
+        return;
+      }
+      if (answer.status === 402) {
+        if (typeof answer.body.balance === 'number') showBalance(answer.body.balance);
+        say(`Not enough coins: a credit costs ${answer.body.coinsPerCredit ?? session!.coinsPerCredit} and you have ${answer.body.balance ?? 0}.`, 'error');
+      } else if (answer.status === 429) {
+        say('Slow down: coins can be inserted at most twice a second.', 'error');
+      } else {
+        handleCommonError(answer);
+      }
+      fail(envelope.id, 'insertCoin', answer);
+    } finally {
+      insertInFlight = false;
+    }
+  }
+
+  async function onUnlock(envelope: Envelope): Promise<void> {
+    const answer = await apiWithRetry('POST', `/api/v1/sessions/${encodeURIComponent(session!.sessionId)}/achievements`, { key: envelope.payload.key });
+    if (answer.status !== 200) {
+      handleCommonError(answer);
+      fail(envelope.id, 'unlockAchievement', answer);
+      return;
+    }
+    const { rewards, ...result } = answer.body;
+    celebrate(rewards);
+    reply({ __svc: 1, id: envelope.id, ok: true, data: result });
+  }
+
+  async function onSubmitScore(envelope: Envelope): Promise<void> {
+    const answer = await apiWithRetry('POST', `/api/play/sessions/${encodeURIComponent(session!.sessionId)}/score`, {
+      score: envelope.payload.score,
+      idempotencyKey: idempotencyKey(),
+    });
+    if (answer.status !== 200) {
+      if (answer.status === 429) say('Too many scores at once. Wait a moment.', 'error');
+      else handleCommonError(answer);
+      fail(envelope.id, 'submitScore', answer);
+      return;
+    }
+    reply({ __svc: 1, id: envelope.id, ok: true, data: answer.body });
+    if (answer.body.needsInitials && answer.body.scoreId) {
+      say(`New high score: rank ${answer.body.rank}! Enter your initials for the leaderboard.`, 'success');
+      askInitials(answer.body.scoreId, envelope.payload.score);
+    } else if (answer.body.saved) {
+      say(answer.body.qualifies ? `High score saved at rank ${answer.body.rank} as ${answer.body.initials}.` : 'Score saved.', 'success');
+    }
+  }
+
+  function onMessage(event: MessageEvent): void {
+    // Only the game's own iframe may talk to the bridge; other windows are ignored.
+    if (!frame || !session || event.source !== frame.contentWindow) return;
+    const parsed = parseRequest(event.data);
+    if (parsed.kind === 'ignore') return;
+    if (parsed.kind === 'invalid') {
+      reply({ __svc: 1, id: parsed.id, ok: false, reason: 'INVALID_REQUEST' });
+      return;
+    }
+    const handlers: Record<MessageType, (e: Envelope) => Promise<void>> = {
+      init: onInit,
+      insertCoin: onInsertCoin,
+      unlockAchievement: onUnlock,
+      submitScore: onSubmitScore,
+    };
+    const { envelope } = parsed;
+    handlers[envelope.type](envelope).catch(() => reply({ __svc: 1, id: envelope.id, ok: false, reason: 'ERROR' }));
+  }
+
+  function stopHeartbeat(): void {
+    if (heartbeatTimer !== undefined) win.clearTimeout(heartbeatTimer);
+    heartbeatTimer = undefined;
+  }
+
+  /** Beats well inside the idle timeout, whatever it is configured to (read from expiresAt). */
+  function beatBefore(expiresAt: string): number {
+    return Math.min(MAX_HEARTBEAT_MS, Math.max(MIN_HEARTBEAT_MS, (Date.parse(expiresAt) - Date.now()) / 3));
+  }
+
+  function scheduleHeartbeat(delay: number): void {
+    stopHeartbeat();
+    heartbeatTimer = win.setTimeout(async () => {
+      if (!session || ended) return;
+      const answer = await api('POST', `/api/play/sessions/${encodeURIComponent(session.sessionId)}/heartbeat`);
+      if (answer.status === 200) scheduleHeartbeat(beatBefore(answer.body.expiresAt));
+      else if (answer.status === 0 || answer.status >= 500) scheduleHeartbeat(RETRY_HEARTBEAT_MS);
+      else handleCommonError(answer);
+    }, delay);
+  }
+
+  function endSession(): void {
+    if (!session || ended) return;
+    ended = true;
+    stopHeartbeat();
+    // keepalive lets the request outlive the page, with the cookie and a same-origin Origin header.
+    void api('POST', `/api/play/sessions/${encodeURIComponent(session.sessionId)}/end`, undefined, true);
+  }
+
+  async function start(): Promise<void> {
+    say('Starting your play session…');
+    const answer = await apiWithRetry('POST', '/api/play/sessions', preview ? { gameSlug: slug, preview: true } : { gameSlug: slug });
+    if (answer.status !== 201) {
+      const code = answer.body.error;
+      if (answer.status === 401) return signedOut();
+      if (code === 'EMAIL_NOT_VERIFIED') return say('Verify your e-mail address to play: check your inbox for the link.', 'error');
+      if (code === 'ACCOUNT_NOT_LINKED') return say('Your account has no player profile yet, so it cannot play.', 'error');
+      if (code === 'GAME_UNAVAILABLE') return say('This game is not available right now.', 'error');
+      if (code === 'FORBIDDEN') return say('Only the game’s owner can preview it.', 'error');
+      return say('The play session could not be started. Reload the page to try again.', 'error');
+    }
+    session = answer.body as PlaySession;
+    showBalance(session.balance);
+    modeEl.hidden = !session.testMode;
+    scheduleHeartbeat(beatBefore(session.expiresAt));
+
+    const url = new URL(entryUrl, win.location.href);
+    url.hash = `${HOST_ORIGIN_PARAM}=${encodeURIComponent(win.location.origin)}`;
+    frame = doc.createElement('iframe');
+    frame.setAttribute('sandbox', 'allow-scripts');
+    frame.setAttribute('referrerpolicy', 'no-referrer');
+    frame.setAttribute('allow', '');
+    frame.dataset.testid = 'game-frame';
+    frame.title = root.dataset.title ?? 'Game';
+    frame.src = url.toString();
+    stage.replaceChildren(frame);
+    say(`Signed in as ${session.player.displayName}. A credit costs ${session.coinsPerCredit} ${session.coinsPerCredit === 1 ? 'coin' : 'coins'}.`);
+  }
+
+  win.addEventListener('message', onMessage);
+  win.addEventListener('pagehide', endSession);
+  celebrationClose.addEventListener('click', closeCelebration);
+  celebration.addEventListener('keydown', (event) => {
+    if (event.key === 'Escape') closeCelebration();
+  });
+  initialsForm.addEventListener('submit', (event) => void saveInitials(event));
+  initialsInput.addEventListener('input', () => {
+    initialsInput.value = initialsInput.value.toUpperCase().replace(/[^A-Z]/g, '').slice(0, 3);
+  });
+  restart.addEventListener('click', () => win.location.reload());
+  void start();
+}

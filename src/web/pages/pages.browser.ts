@@ -1,0 +1,3 @@
+import { startPages } from './pages';
+
+startPages(document, window);

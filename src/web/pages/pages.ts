@@ -1,0 +1,148 @@
+/**
+ * Scripts of the catalogue (`/`) and game (`/games/{slug}`) pages, plus the account corner on
+ * every page. They read the public HTTP API only (CONTRACT §2, §5; spec §4.7).
+ */
+
+const ICONS: Record<string, string> = {
+  trophy: '🏆', coin: '🪙', joystick: '🕹️', calendar: '📅', star: '⭐', gem: '💎', pen: '🖊️', heart: '❤️', fire: '🔥',
+  crown: '👑', rocket: '🚀', ticket: '🎟️', moon: '🌙', bolt: '⚡', target: '🎯', shield: '🛡️', skull: '💀', map: '🗺️',
+};
+
+async function getJson(path: string): Promise<{ status: number; body: any }> {
+  try {
+    const response = await fetch(path, { credentials: 'same-origin', headers: { accept: 'application/json' } });
+    return { status: response.status, body: await response.json().catch(() => ({})) };
+  } catch {
+    return { status: 0, body: {} };
+  }
+}
+
+function el<K extends keyof HTMLElementTagNameMap>(doc: Document, tag: K, props: Partial<HTMLElementTagNameMap[K]> = {}, ...children: (Node | string)[]): HTMLElementTagNameMap[K] {
+  const element = Object.assign(doc.createElement(tag), props);
+  element.append(...children);
+  return element;
+}
+
+function coins(n: number): string {
+  return `${n} ${n === 1 ? 'coin' : 'coins'}`;
+}
+
+async function renderAccount(doc: Document, win: Window): Promise<void> {
+  const nav = doc.getElementById('account');
+  if (!nav) return;
+  const me = await getJson('/api/me');
+  if (me.status !== 200) {
+    const next = encodeURIComponent(win.location.pathname + win.location.search);
+    nav.replaceChildren(el(doc, 'a', { href: `/auth/login?next=${next}`, className: 'button secondary' }, 'Sign in'));
+    return;
+  }
+  const signOut = el(doc, 'button', { type: 'button', className: 'link' }, 'Sign out');
+  signOut.addEventListener('click', async () => {
+    await fetch('/auth/logout', { method: 'POST', credentials: 'same-origin' }).catch(() => undefined);
+    win.location.assign('/');
+  });
+  const parts: (Node | string)[] = [el(doc, 'span', { className: 'who' }, String(me.body.displayName))];
+  if (typeof me.body.balance === 'number') parts.push(el(doc, 'span', { className: 'coins' }, `🪙 ${coins(me.body.balance)}`));
+  if (typeof me.body.level === 'number') parts.push(el(doc, 'span', { className: 'level' }, `Level ${me.body.level}`));
+  parts.push(signOut);
+  nav.replaceChildren(...parts);
+}
+
+async function renderCatalogue(doc: Document): Promise<void> {
+  const list = doc.getElementById('games')!;
+  const status = doc.getElementById('games-status')!;
+  const more = doc.getElementById('more') as HTMLButtonElement;
+  let cursor: string | null = null;
+
+  async function load(): Promise<void> {
+    more.disabled = true;
+    const answer = await getJson(`/api/games?limit=24${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    more.disabled = false;
+    if (answer.status !== 200) {
+      status.textContent = 'The games could not be loaded. Reload the page to try again.';
+      return;
+    }
+    for (const game of answer.body.games as { slug: string; title: string; coinsPerCredit: number }[]) {
+      list.append(
+        el(doc, 'li', { className: 'card' },
+          el(doc, 'h3', {}, el(doc, 'a', { href: `/games/${encodeURIComponent(game.slug)}` }, game.title)),
+          el(doc, 'p', { className: 'price' }, `${coins(game.coinsPerCredit)} per credit`),
+          el(doc, 'a', { href: `/play/${encodeURIComponent(game.slug)}`, className: 'button primary' }, 'Play'),
+        ),
+      );
+    }
+    cursor = answer.body.nextCursor ?? null;
+    more.hidden = cursor === null;
+    status.textContent = list.children.length === 0 ? 'No games are published yet.' : '';
+  }
+
+  more.addEventListener('click', () => void load());
+  await load();
+}
+
+async function renderGame(doc: Document): Promise<void> {
+  const slug = doc.body.dataset.slug!;
+  const status = doc.getElementById('game-status')!;
+  const game = await getJson(`/api/games/${encodeURIComponent(slug)}`);
+  if (game.status !== 200) {
+    status.textContent = game.status === 404 ? 'This game is not available.' : 'The game could not be loaded.';
+    doc.getElementById('play')!.hidden = true;
+    return;
+  }
+  doc.title = `${game.body.title} — Arcade`;
+  doc.getElementById('game-title')!.textContent = game.body.title;
+  doc.getElementById('game-price')!.textContent = `${coins(game.body.coinsPerCredit)} per credit`;
+
+  const achievements = doc.getElementById('achievements')!;
+  const defs = game.body.achievements as { key: string; name: string; description: string; iconKey: string; secret: boolean; unlocked: boolean; unlockedAt: string | null }[];
+  achievements.replaceChildren(
+    ...defs.map((a) => {
+      const hidden = a.secret && !a.unlocked;
+      return el(doc, 'li', { className: `achievement${a.unlocked ? ' unlocked' : ''}${hidden ? ' secret' : ''}` },
+        el(doc, 'span', { className: 'achievement-icon', ariaHidden: 'true' }, hidden ? '❔' : ICONS[a.iconKey] ?? '🏆'),
+        el(doc, 'span', { className: 'achievement-text' },
+          el(doc, 'strong', {}, a.name),
+          el(doc, 'span', {}, a.description),
+        ),
+        el(doc, 'span', { className: 'achievement-state' }, a.unlocked ? `Unlocked ${new Date(a.unlockedAt!).toLocaleDateString()}` : 'Locked'),
+      );
+    }),
+  );
+  if (defs.length === 0) achievements.append(el(doc, 'li', { className: 'empty' }, 'This game has no achievements.'));
+
+  const board = doc.getElementById('board')!;
+  const boardStatus = doc.getElementById('board-status')!;
+  const tabs = Array.from(doc.querySelectorAll<HTMLButtonElement>('.tab'));
+
+  async function loadBoard(period: string): Promise<void> {
+    tabs.forEach((tab) => tab.setAttribute('aria-pressed', String(tab.dataset.period === period)));
+    const answer = await getJson(`/api/games/${encodeURIComponent(slug)}/scores?period=${period}`);
+    if (answer.status !== 200) {
+      boardStatus.textContent = 'The leaderboard could not be loaded.';
+      return;
+    }
+    const scores = answer.body.scores as { rank: number; initials: string; score: string; achievedAt: string }[];
+    board.replaceChildren(
+      ...scores.map((s) =>
+        el(doc, 'tr', {},
+          el(doc, 'td', {}, String(s.rank)),
+          el(doc, 'td', { className: 'initials-cell' }, s.initials),
+          el(doc, 'td', { className: 'num' }, BigInt(s.score).toLocaleString()),
+          el(doc, 'td', {}, new Date(s.achievedAt).toLocaleDateString()),
+        ),
+      ),
+    );
+    board.querySelectorAll('tr').forEach((row) => row.setAttribute('data-testid', 'leaderboard-row'));
+    boardStatus.textContent = scores.length === 0 ? (period === 'week' ? 'No scores yet this week.' : 'No scores yet: be the first!') : '';
+  }
+
+  tabs.forEach((tab) => tab.addEventListener('click', () => void loadBoard(tab.dataset.period!)));
+  await loadBoard('all');
+}
+
+export function startPages(doc: Document, win: Window): void {
+  void renderAccount(doc, win);
+  const page = doc.body.dataset.page;
+  if (page === 'catalogue') void renderCatalogue(doc);
+  if (page === 'game') void renderGame(doc);
+}

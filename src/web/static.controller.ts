@@ -1,0 +1,77 @@
+import { Controller, Get, Param, Req, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { NotFoundError } from '../errors/app-error';
+import { Public } from '../http/public.decorator';
+import { DEMO_GAME_CSP } from './web.html';
+import { Asset, WebAssetsService } from './web-assets.service';
+
+/** The SDK may be loaded by any game, from any origin (games run in opaque-origin frames). */
+function sendShared(res: Response, asset: Asset, cacheControl: string): void {
+  res.setHeader('Content-Type', asset.contentType);
+  res.setHeader('Cache-Control', cacheControl);
+  res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
+  res.setHeader('Access-Control-Allow-Origin', '*');
+  res.send(asset.body);
+}
+
+/** Static browser files: the SDK (spec §9), page scripts and styles, and the demo games. */
+@ApiExcludeController()
+@Controller()
+export class StaticController {
+  constructor(private readonly assets: WebAssetsService) {}
+
+  /** The latest 1.x: cached briefly so a new 1.x release reaches games soon. */
+  @Get('sdk/v1.js')
+  @Public()
+  sdkLatest(@Res() res: Response): void {
+    sendShared(res, this.assets.bundle('sdk'), 'public, max-age=300');
+  }
+
+  /** A fixed release never changes. */
+  @Get('sdk/v1.1.0.js')
+  @Public()
+  sdkPinned(@Res() res: Response): void {
+    sendShared(res, this.assets.bundle('sdk'), 'public, max-age=31536000, immutable');
+  }
+
+  @Get('sdk/v1.d.ts')
+  @Public()
+  sdkTypes(@Res() res: Response): void {
+    sendShared(res, this.assets.file('/sdk/v1.d.ts')!, 'public, max-age=300');
+  }
+
+  @Get('assets/:name')
+  @Public()
+  asset(@Param('name') name: string, @Res() res: Response): void {
+    const asset =
+      name === 'host.js' ? this.assets.bundle('host') : name === 'pages.js' ? this.assets.bundle('pages') : this.assets.file(`/assets/${name}`);
+    if (!asset) throw new NotFoundError('No such file.');
+    res.setHeader('Content-Type', asset.contentType);
+    res.setHeader('Cache-Control', 'public, max-age=300');
+    res.send(asset.body);
+  }
+
+  /** Relative links in the game need the trailing slash. */
+  @Get('demo-games/:game')
+  @Public()
+  demoGameIndex(@Param('game') game: string, @Req() req: Request, @Res() res: Response): void {
+    if (!this.assets.file(`/demo-games/${game}/index.html`)) throw new NotFoundError('No such game.');
+    if (!req.path.endsWith('/')) return res.redirect(301, `/demo-games/${encodeURIComponent(game)}/`);
+    this.demoGameFile(game, 'index.html', res);
+  }
+
+  @Get('demo-games/:game/:file')
+  @Public()
+  demoGameFile(@Param('game') game: string, @Param('file') file: string, @Res() res: Response): void {
+    const asset = this.assets.file(`/demo-games/${game}/${file}`);
+    if (!asset) throw new NotFoundError('No such file.');
+    res.setHeader('Content-Type', asset.contentType);
+    res.setHeader('Cache-Control', 'public, max-age=300');
+    // Framed by our host page (same origin); loaded from the game's opaque origin.
+    res.setHeader('Content-Security-Policy', DEMO_GAME_CSP);
+    res.setHeader('X-Frame-Options', 'SAMEORIGIN');
+    res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
+    res.send(asset.body);
+  }
+}

@@ -1,0 +1,86 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, extname, join, resolve } from 'node:path';
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { build } from 'esbuild';
+
+export interface Asset {
+  body: Buffer;
+  contentType: string;
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.ts': 'application/typescript; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+};
+
+/** The repository root: browser sources are read from `src/web` whether we run from src (tests) or dist. */
+function projectRoot(): string {
+  let dir = __dirname;
+  while (!existsSync(join(dir, 'package.json'))) {
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error('package.json not found above ' + __dirname);
+    dir = parent;
+  }
+  return dir;
+}
+
+export const WEB_SOURCE_DIR = resolve(projectRoot(), 'src', 'web');
+
+/** Browser bundles built from TypeScript at start-up (esbuild, in memory): nothing built is committed. */
+const BUNDLES = {
+  sdk: 'sdk/v1.browser.ts',
+  host: 'host/host.browser.ts',
+  pages: 'pages/pages.browser.ts',
+} as const;
+
+/**
+ * Everything the browser side serves: the SDK and page scripts (bundled once at start-up), the
+ * stylesheet, the SDK's type declarations and the demo games' static files.
+ */
+@Injectable()
+export class WebAssetsService implements OnModuleInit {
+  private readonly bundles = new Map<keyof typeof BUNDLES, Asset>();
+  private readonly files = new Map<string, Asset>();
+
+  async onModuleInit(): Promise<void> {
+    const result = await build({
+      entryPoints: Object.fromEntries(Object.entries(BUNDLES).map(([name, file]) => [name, join(WEB_SOURCE_DIR, file)])),
+      bundle: true,
+      write: false,
+      format: 'iife',
+      target: 'es2020',
+      minify: true,
+      legalComments: 'none',
+      outdir: '/out',
+      logLevel: 'silent',
+    });
+    for (const output of result.outputFiles) {
+      const name = output.path.replace(/^.*\//, '').replace(/\.js$/, '') as keyof typeof BUNDLES;
+      this.bundles.set(name, { body: Buffer.from(output.contents), contentType: CONTENT_TYPES['.js'] });
+    }
+    this.addFile('/assets/arcade.css', join(WEB_SOURCE_DIR, 'assets', 'arcade.css'));
+    this.addFile('/sdk/v1.d.ts', join(WEB_SOURCE_DIR, 'sdk', 'arcade-sdk.d.ts'));
+    const demoRoot = join(WEB_SOURCE_DIR, 'demo-games');
+    for (const game of readdirSync(demoRoot)) {
+      for (const file of readdirSync(join(demoRoot, game))) {
+        this.addFile(`/demo-games/${game}/${file}`, join(demoRoot, game, file));
+      }
+    }
+  }
+
+  bundle(name: keyof typeof BUNDLES): Asset {
+    return this.bundles.get(name)!;
+  }
+
+  file(path: string): Asset | undefined {
+    return this.files.get(path);
+  }
+
+  private addFile(urlPath: string, filePath: string): void {
+    this.files.set(urlPath, { body: readFileSync(filePath), contentType: CONTENT_TYPES[extname(filePath)] ?? 'application/octet-stream' });
+  }
+}

@@ -1,0 +1,76 @@
+import { createTestApp, TestApp } from '../support/app';
+
+describe('browser side: SDK files, pages, demo game (HTTP)', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('serves the SDK as JavaScript: v1.js briefly cached, v1.1.0.js immutable, both loadable from any origin', async () => {
+    const latest = await t.http().get('/sdk/v1.js').expect(200);
+    expect(latest.headers['content-type']).toMatch(/^text\/javascript/);
+    expect(latest.headers['cache-control']).toBe('public, max-age=300');
+    expect(latest.headers['cross-origin-resource-policy']).toBe('cross-origin');
+    expect(latest.text).toContain('1.1.0');
+    expect(latest.text).toContain('ArcadeSDK');
+
+    const pinned = await t.http().get('/sdk/v1.1.0.js').expect(200);
+    expect(pinned.headers['content-type']).toMatch(/^text\/javascript/);
+    expect(pinned.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(pinned.text).toBe(latest.text);
+  });
+
+  it('publishes the SDK types', async () => {
+    const types = await t.http().get('/sdk/v1.d.ts').expect(200);
+    expect(types.text).toContain('export interface ArcadeSDK');
+    expect(types.text).toContain("'INVALID_KEY'");
+  });
+
+  it('serves the catalogue and the game page with a strict CSP that forbids framing', async () => {
+    for (const path of ['/', '/games/coin-clicker']) {
+      const page = await t.http().get(path).expect(200);
+      expect(page.headers['content-type']).toMatch(/^text\/html/);
+      expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+      expect(page.headers['content-security-policy']).toContain("script-src 'self'");
+      expect(page.headers['content-security-policy']).not.toContain('unsafe-inline');
+      expect(page.headers['x-frame-options']).toBe('DENY');
+      expect(page.text).toContain('<script src="/assets/pages.js" defer></script>');
+    }
+  });
+
+  it('escapes what it puts in a page and answers 404 for a malformed slug', async () => {
+    await t.http().get('/games/%3Cscript%3E').expect(404);
+  });
+
+  it('serves the page scripts and the stylesheet', async () => {
+    for (const [path, type] of [['/assets/host.js', /javascript/], ['/assets/pages.js', /javascript/], ['/assets/arcade.css', /text\/css/]] as const) {
+      const asset = await t.http().get(path).expect(200);
+      expect(asset.headers['content-type']).toMatch(type);
+    }
+    await t.http().get('/assets/nope.js').expect(404);
+  });
+
+  it('sends signed-out players from the host page to the login page with a way back', async () => {
+    const res = await t.http().get('/play/coin-clicker').expect(302);
+    expect(res.headers.location).toBe('/auth/login?next=%2Fplay%2Fcoin-clicker');
+  });
+
+  it('serves the demo game as static files that only our own pages may frame', async () => {
+    await t.http().get('/demo-games/coin-clicker').expect(301).expect('location', '/demo-games/coin-clicker/');
+    const index = await t.http().get('/demo-games/coin-clicker/').expect(200);
+    expect(index.headers['content-type']).toMatch(/^text\/html/);
+    expect(index.text).toContain('<script src="/sdk/v1.js"></script>');
+    expect(index.headers['content-security-policy']).toContain("frame-ancestors 'self'");
+    expect(index.headers['content-security-policy']).toContain("default-src 'none'");
+    const script = await t.http().get('/demo-games/coin-clicker/game.js').expect(200);
+    expect(script.headers['content-type']).toMatch(/javascript/);
+    expect(script.text).not.toMatch(/fetch\(|XMLHttpRequest/);
+    await t.http().get('/demo-games/coin-clicker/missing.js').expect(404);
+    await t.http().get('/demo-games/other-game/').expect(404);
+  });
+});
