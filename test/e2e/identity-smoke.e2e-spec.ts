@@ -1,6 +1,7 @@
 import { TestApp } from '../support/app';
 import {
   adminCookie,
+  createAchievement,
   createApiKey,
   createDeveloper,
   createWorldApp,
@@ -55,6 +56,14 @@ describe('identity smoke: the factories build a world through the API', () => {
     expect(res.body).toMatchObject({ gameId: game.gameId, slug: game.slug, coinsPerCredit: 2, maxScore: 1000, status: 'published', currentVersionId: game.versionId });
     const key = await createApiKey(t, dev, 'live');
     expect(key.key).toMatch(/^svc_live_[A-Za-z0-9_-]{32,}$/);
+  });
+
+  it('defines an achievement on a game', async () => {
+    const dev = await createDeveloper(t);
+    const game = await publishGame(t, dev);
+    const { key } = await createAchievement(t, dev, game.gameId, { secret: true });
+    const res = await t.http().get(`/api/portal/games/${game.gameId}/achievements`).set('Cookie', dev.cookie).expect(200);
+    expect(res.body).toEqual([{ key, name: 'First steps', description: 'Play once.', iconKey: 'trophy', secret: true, status: 'active', createdAt: expect.any(String) }]);
   });
 
   it('answers 401 without a cookie', async () => {

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, MaxLength, Min, ValidateBy } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, MaxLength, Min, ValidateBy } from 'class-validator';
+import { ACHIEVEMENT_KEY_PATTERN, ICON_KEYS } from './achievement-definitions.service';
 import { MAX_SCORE_LIMIT } from './games.service';
 
 export const ID_RULE = { description: 'Opaque id (at most 64 characters)', example: '3b0d6c52-1c0e-4c57-9a0f-7f0f4b8d2e10', maxLength: 64 };
@@ -178,4 +179,86 @@ export class ApiKeyDto {
   @ApiProperty({ type: 'string', format: 'date-time' }) createdAt!: Date;
   @ApiProperty({ type: 'string', format: 'date-time', nullable: true, description: 'Last authenticated use (updated at most once a minute)' }) lastUsedAt!: Date | null;
   @ApiProperty({ type: 'string', format: 'date-time', nullable: true }) revokedAt!: Date | null;
+}
+
+const ICONS = [...ICON_KEYS];
+const KEY_PATTERN = ACHIEVEMENT_KEY_PATTERN;
+const KEY_RULE = { description: 'Achievement key: lower-case letters, digits, - and _, starting with a letter or digit', example: 'first-coin', pattern: KEY_PATTERN.source, minLength: 1, maxLength: 48 };
+
+export class AchievementParams {
+  @ApiProperty(ID_RULE)
+  @IsString()
+  @MaxLength(64)
+  gameId!: string;
+
+  @ApiProperty(KEY_RULE)
+  @IsString()
+  @Matches(KEY_PATTERN)
+  key!: string;
+}
+
+export class CreateAchievementDto {
+  @ApiProperty({ ...KEY_RULE, description: `${KEY_RULE.description}; locked once a player has unlocked it` })
+  @IsString()
+  @Matches(KEY_PATTERN)
+  key!: string;
+
+  @ApiProperty({ description: 'Name shown to players', example: 'First coin', minLength: 1, maxLength: 40 })
+  @IsString()
+  @Length(1, 40)
+  name!: string;
+
+  @ApiProperty({ description: 'What the player did', example: 'Insert your first coin.', maxLength: 160 })
+  @IsString()
+  @MaxLength(160)
+  description!: string;
+
+  @ApiProperty({ description: 'Icon', enum: ICONS, example: 'coin' })
+  @IsIn(ICONS)
+  iconKey!: string;
+
+  @ApiPropertyOptional({ description: 'Hidden: shown as ??? on the game page until the player unlocks it', example: false, default: false })
+  @IsOptional()
+  @IsBoolean()
+  secret?: boolean;
+}
+
+export class UpdateAchievementDto {
+  @ApiPropertyOptional({ ...KEY_RULE, description: `${KEY_RULE.description}; cannot change once a player has unlocked it (409 ACHIEVEMENT_KEY_LOCKED)` })
+  @IsOptional()
+  @IsString()
+  @Matches(KEY_PATTERN)
+  key?: string;
+
+  @ApiPropertyOptional({ example: 'First coin', minLength: 1, maxLength: 40 })
+  @IsOptional()
+  @IsString()
+  @Length(1, 40)
+  name?: string;
+
+  @ApiPropertyOptional({ example: 'Insert your first coin.', maxLength: 160 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(160)
+  description?: string;
+
+  @ApiPropertyOptional({ enum: ICONS, example: 'coin' })
+  @IsOptional()
+  @IsIn(ICONS)
+  iconKey?: string;
+
+  @ApiPropertyOptional({ example: true })
+  @IsOptional()
+  @IsBoolean()
+  secret?: boolean;
+}
+
+export class AchievementDefinitionDto {
+  @ApiProperty({ example: 'first-coin', pattern: KEY_PATTERN.source }) key!: string;
+  @ApiProperty({ example: 'First coin' }) name!: string;
+  @ApiProperty({ example: 'Insert your first coin.' }) description!: string;
+  @ApiProperty({ enum: ICONS, example: 'coin' }) iconKey!: string;
+  @ApiProperty() secret!: boolean;
+  @ApiProperty({ enum: ['active', 'retired'] }) status!: string;
+  @ApiProperty({ type: 'string', format: 'date-time' }) createdAt!: Date;
 }

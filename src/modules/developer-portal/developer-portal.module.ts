@@ -1,5 +1,7 @@
 import { Global, Module } from '@nestjs/common';
+import { AchievementDefinitionsService } from './achievement-definitions.service';
 import { AchievementRepository } from './achievement.repository';
+import { AchievementsController } from './achievements.controller';
 import { ApiKeyGuard } from './api-key.guard';
 import { ApiKeyRepository } from './api-key.repository';
 import { ApiKeysController } from './api-keys.controller';
@@ -14,7 +16,7 @@ import { GamesService } from './games.service';
 /** Developers, games, versions, achievement definitions, API keys. Global: `@ApiKeyAuth()` works in any module. */
 @Global()
 @Module({
-  controllers: [DevelopersController, GamesController, ApiKeysController],
+  controllers: [DevelopersController, GamesController, AchievementsController, ApiKeysController],
   providers: [
     DeveloperRepository,
     GameRepository,
@@ -22,6 +24,7 @@ import { GamesService } from './games.service';
     ApiKeyRepository,
     DevelopersService,
     GamesService,
+    AchievementDefinitionsService,
     ApiKeysService,
     ApiKeyGuard,
   ],

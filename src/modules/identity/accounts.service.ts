@@ -1,8 +1,11 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { CONFIG, Config } from '../../config';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { NotFoundError } from '../../errors/app-error';
+import { RateLimitService } from '../rate-limits/rate-limit.service';
 import { WalletService } from '../wallet/wallet.service';
 import { AccountRepository, AccountViewRow } from './account.repository';
+import { EmailVerificationService } from './email-verification.service';
 import { InvalidCredentialsError } from './identity.errors';
 import { LoginSessionService } from './login-session.service';
 import { PasswordService } from './password.service';
@@ -46,26 +49,35 @@ export function toUser(row: AccountViewRow): UserView {
 @Injectable()
 export class AccountsService {
   constructor(
+    @Inject(CONFIG) private readonly config: Config,
     private readonly uow: UnitOfWork,
     private readonly accounts: AccountRepository,
     private readonly players: PlayerRepository,
     private readonly wallets: WalletService,
     private readonly passwords: PasswordService,
     private readonly loginSessions: LoginSessionService,
+    private readonly verification: EmailVerificationService,
+    private readonly rateLimits: RateLimitService,
   ) {}
 
-  /** Creates the account (and, unless declined, its player and wallet) and signs it in. */
+  /** Creates the account (and, unless declined, its player and wallet), signs it in, mails the verification link. */
   async signUp(input: { email: string; password: string; displayName: string; linkPlayer: boolean }): Promise<{ accountId: string; token: string }> {
     const passwordHash = await this.passwords.hash(input.password);
-    return this.uow.run(async () => {
+    const { accountId, token, sendMail } = await this.uow.run(async () => {
       const accountId = await this.accounts.insert(input.email, passwordHash, input.displayName);
       if (input.linkPlayer) await this.linkInTransaction(accountId, input.displayName);
+      const sendMail = await this.verification.issue(accountId, input.email);
       const token = await this.loginSessions.start(accountId);
-      return { accountId, token };
+      return { accountId, token, sendMail };
     });
+    await sendMail();
+    return { accountId, token };
   }
 
-  async logIn(email: string, password: string): Promise<{ accountId: string; token: string }> {
+  /** Every attempt counts toward the limits per client address and per e-mail, checked before the password. */
+  async logIn(email: string, password: string, clientAddress: string): Promise<{ accountId: string; token: string }> {
+    await this.rateLimits.enforce(`login:address:${clientAddress}`, [this.config.rateLimits.loginPerAddress]);
+    await this.rateLimits.enforce(`login:email:${email.toLowerCase()}`, [this.config.rateLimits.loginPerEmail]);
     const account = await this.accounts.findByEmail(email);
     if (!account) {
       await this.passwords.burn(password);
@@ -110,6 +122,11 @@ export class AccountsService {
     if (!playerId) return false;
     await this.wallets.openWallet(playerId);
     return true;
+  }
+
+  /** Follows a verification link: the account's e-mail becomes verified. */
+  async verifyWithToken(token: string): Promise<UserView> {
+    return this.user(await this.verification.verify(token));
   }
 
   /** Admin action: marks an account's e-mail verified. */

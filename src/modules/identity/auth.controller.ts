@@ -1,12 +1,14 @@
-import { Body, Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, HttpCode, Inject, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Public } from '../../http/public.decorator';
 import type { Request, Response } from 'express';
 import { CONFIG, Config } from '../../config';
 import { ApiErrors } from '../../http/error-responses';
 import { AccountsService } from './accounts.service';
 import { authCookie, clearedAuthCookies, readAuthToken } from './auth-cookie';
 import { PublicSameOrigin } from './auth.decorators';
-import { LogInDto, SignUpDto, UserResponseDto } from './identity.dto';
+import { InvalidVerificationTokenError } from './identity.errors';
+import { LogInDto, SignUpDto, UserResponseDto, VerifyEmailDto, VerifyEmailQuery } from './identity.dto';
 
 @ApiTags('accounts')
 @Controller('auth')
@@ -38,8 +40,8 @@ export class AuthController {
   @ApiOperation({ summary: 'Sign in with e-mail and password', description: 'Sets the auth_session cookie. Rate limited per e-mail and per client address.' })
   @ApiOkResponse({ type: UserResponseDto, description: 'Signed in; Set-Cookie: auth_session' })
   @ApiErrors({ 400: 'INVALID_REQUEST', 401: 'UNAUTHENTICATED: wrong e-mail or password (one message for both)', 429: 'RATE_LIMITED: too many attempts; Retry-After' })
-  async logIn(@Body() body: LogInDto, @Res({ passthrough: true }) res: Response): Promise<UserResponseDto> {
-    const { accountId, token } = await this.accounts.logIn(body.email, body.password);
+  async logIn(@Body() body: LogInDto, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<UserResponseDto> {
+    const { accountId, token } = await this.accounts.logIn(body.email, body.password, req.ip ?? 'unknown');
     res.setHeader('Set-Cookie', authCookie(token, this.secure));
     return { user: await this.accounts.user(accountId) };
   }
@@ -52,5 +54,30 @@ export class AuthController {
   async logOut(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<void> {
     await this.accounts.logOut(readAuthToken(req));
     res.setHeader('Set-Cookie', clearedAuthCookies(req, this.secure));
+  }
+
+  @Post('verify-email')
+  @PublicSameOrigin()
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Verify the e-mail address with the mailed token' })
+  @ApiOkResponse({ type: UserResponseDto })
+  @ApiErrors({ 400: 'INVALID_REQUEST: unknown, used or expired token' })
+  async verifyEmail(@Body() body: VerifyEmailDto): Promise<UserResponseDto> {
+    return { user: await this.accounts.verifyWithToken(body.token) };
+  }
+
+  @Get('verify-email')
+  @Public()
+  @ApiOperation({ summary: 'The mailed verification link', description: 'Verifies and redirects (303) to /auth/login?verified=1, or to /auth/login?verified=0 for an unknown, used or expired token.' })
+  @ApiResponse({ status: 303, description: 'Redirect to the login page with the outcome', headers: { Location: { schema: { type: 'string' } } } })
+  async verifyEmailLink(@Query() query: VerifyEmailQuery, @Res() res: Response): Promise<void> {
+    let verified = false;
+    try {
+      await this.accounts.verifyWithToken(query.token ?? '');
+      verified = true;
+    } catch (error) {
+      if (!(error instanceof InvalidVerificationTokenError)) throw error;
+    }
+    res.redirect(303, `/auth/login?verified=${verified ? 1 : 0}`);
   }
 }

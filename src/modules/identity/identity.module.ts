@@ -4,6 +4,9 @@ import { AccountRepository } from './account.repository';
 import { AccountsService } from './accounts.service';
 import { AdminBootstrapService } from './admin-bootstrap.service';
 import { AuthController } from './auth.controller';
+import { EmailVerificationRepository } from './email-verification.repository';
+import { EmailVerificationService } from './email-verification.service';
+import { MailService } from './mail.service';
 import { CookieAuthGuard, SameOriginGuard } from './cookie-auth.guard';
 import { LoginSessionRepository } from './login-session.repository';
 import { LoginSessionService } from './login-session.service';
@@ -22,6 +25,9 @@ import { PlayersService } from './players.service';
     PlayerRepository,
     LoginSessionRepository,
     PasswordService,
+    MailService,
+    EmailVerificationRepository,
+    EmailVerificationService,
     LoginSessionService,
     AccountsService,
     PlayersService,
@@ -29,6 +35,6 @@ import { PlayersService } from './players.service';
     CookieAuthGuard,
     SameOriginGuard,
   ],
-  exports: [LoginSessionService, AccountsService, PlayersService, CookieAuthGuard, SameOriginGuard],
+  exports: [MailService, LoginSessionService, AccountsService, PlayersService, CookieAuthGuard, SameOriginGuard],
 })
 export class IdentityModule {}

@@ -1,0 +1,60 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { CONFIG, Config } from '../../config';
+import { UnitOfWork } from '../../database/unit-of-work';
+import { AccountRepository } from './account.repository';
+import { EmailVerificationRepository } from './email-verification.repository';
+import { InvalidVerificationTokenError } from './identity.errors';
+import { MailService } from './mail.service';
+
+/** Verification links stay valid for two days. */
+const TOKEN_TTL_SECONDS = 48 * 60 * 60;
+const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+function hashToken(token: string): Buffer {
+  return createHash('sha256').update(token).digest();
+}
+
+/** E-mail verification: a single-use random token, stored hashed, mailed as a link. */
+@Injectable()
+export class EmailVerificationService {
+  private readonly logger = new Logger('EmailVerification');
+
+  constructor(
+    @Inject(CONFIG) private readonly config: Config,
+    private readonly uow: UnitOfWork,
+    private readonly tokens: EmailVerificationRepository,
+    private readonly accounts: AccountRepository,
+    private readonly mail: MailService,
+  ) {}
+
+  /** Stores a token (inside the caller's transaction) and returns the mail to send after commit. */
+  async issue(accountId: string, email: string): Promise<() => Promise<void>> {
+    const token = randomBytes(32).toString('base64url');
+    await this.tokens.insert(accountId, hashToken(token), TOKEN_TTL_SECONDS);
+    const link = `${this.config.publicOrigin}/auth/verify-email?token=${token}`;
+    return async () => {
+      try {
+        await this.mail.send({
+          to: email,
+          subject: 'Verify your e-mail address',
+          text: `Welcome to the arcade!\n\nOpen this link to verify your e-mail address (valid for 48 hours):\n${link}\n`,
+        });
+      } catch (error) {
+        // The account exists either way; a failed mail is logged, not shown as a failed sign-up.
+        this.logger.error({ reason: error instanceof Error ? error.message : String(error) }, 'Could not send the verification mail');
+      }
+    };
+  }
+
+  /** Verifies the token's account; an unknown, used or expired token is 400 INVALID_REQUEST. */
+  async verify(token: string): Promise<string> {
+    if (!TOKEN.test(token)) throw new InvalidVerificationTokenError();
+    return this.uow.run(async () => {
+      const accountId = await this.tokens.use(hashToken(token));
+      if (!accountId) throw new InvalidVerificationTokenError();
+      await this.accounts.markVerified(accountId);
+      return accountId;
+    });
+  }
+}

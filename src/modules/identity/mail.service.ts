@@ -1,0 +1,37 @@
+import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import nodemailer, { Transporter } from 'nodemailer';
+import { CONFIG, Config } from '../../config';
+
+export interface OutgoingMail {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+/**
+ * Outgoing mail through MAIL_TRANSPORT: `console` writes the mail (verification link included)
+ * to the log for local use; an smtp:// or smtps:// URL sends it with nodemailer.
+ */
+@Injectable()
+export class MailService implements OnModuleDestroy {
+  private readonly logger = new Logger('Mail');
+  private readonly transporter: Transporter | undefined;
+  private readonly from: string;
+
+  constructor(@Inject(CONFIG) config: Config) {
+    this.transporter = config.mailTransport === 'console' ? undefined : nodemailer.createTransport(config.mailTransport);
+    this.from = `Arcade <no-reply@${new URL(config.publicOrigin).hostname}>`;
+  }
+
+  async send(mail: OutgoingMail): Promise<void> {
+    if (!this.transporter) {
+      this.logger.log({ to: mail.to, subject: mail.subject, body: mail.text }, `Mail to ${mail.to}: ${mail.subject}`);
+      return;
+    }
+    await this.transporter.sendMail({ from: this.from, to: mail.to, subject: mail.subject, text: mail.text });
+  }
+
+  onModuleDestroy(): void {
+    this.transporter?.close();
+  }
+}
