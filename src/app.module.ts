@@ -9,6 +9,7 @@ import { HealthModule } from './modules/health/health.module';
 import { WalletModule } from './modules/wallet/wallet.module';
 import { RateLimitsModule } from './modules/rate-limits/rate-limits.module';
 import { IdempotencyModule } from './modules/idempotency/idempotency.module';
+import { PlaySessionsModule } from './modules/play-sessions/play-sessions.module';
 import { IdentityModule } from './modules/identity/identity.module';
 import { DeveloperPortalModule } from './modules/developer-portal/developer-portal.module';
 import { AdminModule } from './modules/admin/admin.module';
@@ -22,6 +23,7 @@ const FEATURES = [
   WalletModule,
   RateLimitsModule,
   IdempotencyModule,
+  PlaySessionsModule,
   IdentityModule,
   DeveloperPortalModule,
   AdminModule,

@@ -1,6 +1,12 @@
 import { Module } from '@nestjs/common';
+import { AdminCreditsService } from './admin-credits.service';
+import { WalletController } from './wallet.controller';
 import { WalletRepository } from './wallet.repository';
 import { WalletService } from './wallet.service';
 
-@Module({ providers: [WalletRepository, WalletService], exports: [WalletService] })
+@Module({
+  controllers: [WalletController],
+  providers: [WalletRepository, WalletService, AdminCreditsService],
+  exports: [WalletService],
+})
 export class WalletModule {}

@@ -1,18 +1,44 @@
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../../database/unit-of-work';
+import { isUuid } from '../../database/uuid';
 
-export interface LedgerEntryRow {
+export interface LedgerEntryView {
   id: string;
-  wallet_id: string;
-  seq: number;
   delta: number;
-  balance_after: string;
+  balanceAfter: number;
   kind: 'credit' | 'debit';
   reason: string | null;
-  created_at: Date;
+  insertionId: string | null;
+  gameSlug: string | null;
+  createdAt: Date;
 }
 
-/** The append-only ledger. The balance is the latest entry's running balance: one index probe. */
+export interface GameEarningsRow {
+  gameId: string;
+  slug: string;
+  insertions: string;
+  coins: string;
+  grossMills: string;
+  earnedMills: string;
+}
+
+export interface InsertionPayment {
+  walletId: string;
+  coins: number;
+  insertionId: string;
+  playSessionId: string;
+  gameId: string;
+  playerId: string;
+  developerId: string;
+  grossMills: number;
+  earnedMills: number;
+}
+
+/**
+ * The append-only ledger. The balance is the latest entry's running balance: one probe of the
+ * unique (wallet_id, seq) index. Every append first locks the wallet row (`lock`), so the next
+ * statement reads the latest entry committed by anyone before us and `seq` never collides.
+ */
 @Injectable()
 export class WalletRepository {
   constructor(private readonly uow: UnitOfWork) {}
@@ -27,11 +53,114 @@ export class WalletRepository {
     return row?.id;
   }
 
+  async walletIdOfAccount(accountId: string): Promise<string | undefined> {
+    if (!isUuid(accountId)) return undefined;
+    const row = await this.uow.one<{ id: string }>(
+      'SELECT w.id FROM wallets w JOIN players p ON p.id = w.player_id WHERE p.account_id = $1',
+      [accountId],
+    );
+    return row?.id;
+  }
+
   async balance(walletId: string): Promise<number> {
     const row = await this.uow.one<{ balance_after: string }>(
       'SELECT balance_after FROM ledger_entries WHERE wallet_id = $1 ORDER BY seq DESC LIMIT 1',
       [walletId],
     );
     return row ? Number(row.balance_after) : 0;
+  }
+
+  /** Serialises appends to one wallet until the transaction ends. */
+  async lock(walletId: string): Promise<void> {
+    this.uow.requireTransaction();
+    const row = await this.uow.one('SELECT 1 FROM wallets WHERE id = $1 FOR UPDATE', [walletId]);
+    if (!row) throw new Error(`Wallet ${walletId} does not exist.`);
+  }
+
+  /** Appends a credit after the latest entry (the wallet must be locked). */
+  async appendCredit(walletId: string, coins: number, reason: string): Promise<{ entryId: string; balance: number }> {
+    this.uow.requireTransaction();
+    const row = await this.uow.one<{ id: string; balance_after: string }>(
+      `WITH last AS (
+         SELECT seq, balance_after FROM ledger_entries WHERE wallet_id = $1 ORDER BY seq DESC LIMIT 1
+       )
+       INSERT INTO ledger_entries (wallet_id, seq, delta, balance_after, kind, reason)
+       SELECT $1::uuid, COALESCE((SELECT seq FROM last), 0) + 1, $2::integer, COALESCE((SELECT balance_after FROM last), 0) + $2::integer, 'credit', $3::text
+       RETURNING id::text AS id, balance_after`,
+      [walletId, coins, reason],
+    );
+    return { entryId: row!.id, balance: Number(row!.balance_after) };
+  }
+
+  /**
+   * The money statement of insert-coin (the wallet must be locked): when the latest balance covers
+   * the price, appends the debit, records the insertion and the developer's earning, all or nothing.
+   * Returns the balance before, and after when paid.
+   */
+  async payForInsertion(p: InsertionPayment): Promise<{ balanceBefore: number; balanceAfter: number | null; createdAt: Date | null }> {
+    this.uow.requireTransaction();
+    const row = await this.uow.one<{ balance_before: string; balance_after: string | null; created_at: Date | null }>(
+      `WITH last AS (
+         SELECT seq, balance_after FROM ledger_entries WHERE wallet_id = $1 ORDER BY seq DESC LIMIT 1
+       ), debit AS (
+         INSERT INTO ledger_entries (wallet_id, seq, delta, balance_after, kind)
+         SELECT $1::uuid, last.seq + 1, -$2::integer, last.balance_after - $2::integer, 'debit' FROM last WHERE last.balance_after >= $2::integer
+         RETURNING id, balance_after
+       ), insertion AS (
+         INSERT INTO insertions (id, play_session_id, game_id, player_id, ledger_entry_id, coins)
+         SELECT $3::uuid, $4::uuid, $5::uuid, $6::uuid, debit.id, $2::integer FROM debit
+         RETURNING id, created_at
+       ), earning AS (
+         INSERT INTO developer_earnings (insertion_id, developer_id, game_id, coins, gross_mills, earned_mills)
+         SELECT insertion.id, $7::uuid, $5::uuid, $2::integer, $8::bigint, $9::bigint FROM insertion
+         RETURNING id
+       )
+       SELECT COALESCE((SELECT balance_after FROM last), 0) AS balance_before,
+              (SELECT balance_after FROM debit) AS balance_after,
+              (SELECT created_at FROM insertion) AS created_at`,
+      [p.walletId, p.coins, p.insertionId, p.playSessionId, p.gameId, p.playerId, p.developerId, p.grossMills, p.earnedMills],
+    );
+    return {
+      balanceBefore: Number(row!.balance_before),
+      balanceAfter: row!.balance_after === null ? null : Number(row!.balance_after),
+      createdAt: row!.created_at,
+    };
+  }
+
+  /** Newest first; `beforeSeq` pages backwards. One more row than asked tells whether more exist. */
+  entries(walletId: string, beforeSeq: number | null, limit: number): Promise<(LedgerEntryView & { seq: number })[]> {
+    return this.uow.query(
+      `SELECT le.id::text AS id, le.seq, le.delta, le.balance_after::float8 AS "balanceAfter", le.kind, le.reason,
+              i.id AS "insertionId", g.slug AS "gameSlug", le.created_at AS "createdAt"
+         FROM ledger_entries le
+         LEFT JOIN insertions i ON i.ledger_entry_id = le.id
+         LEFT JOIN games g ON g.id = i.game_id
+        WHERE le.wallet_id = $1 AND ($2::integer IS NULL OR le.seq < $2)
+        ORDER BY le.seq DESC
+        LIMIT $3`,
+      [walletId, beforeSeq, limit],
+    );
+  }
+
+  async seqOfEntry(walletId: string, entryId: string): Promise<number | undefined> {
+    const row = await this.uow.one<{ seq: number }>('SELECT seq FROM ledger_entries WHERE id = $1 AND wallet_id = $2', [entryId, walletId]);
+    return row?.seq;
+  }
+
+  /** Every game of the developer, zero rows included, with sums in exact integers (as strings). */
+  earningsByGame(developerId: string): Promise<GameEarningsRow[]> {
+    return this.uow.query<GameEarningsRow>(
+      `SELECT g.id AS "gameId", g.slug,
+              COALESCE(e.insertions, 0)::text AS insertions, COALESCE(e.coins, 0)::text AS coins,
+              COALESCE(e.gross_mills, 0)::text AS "grossMills", COALESCE(e.earned_mills, 0)::text AS "earnedMills"
+         FROM games g
+         LEFT JOIN (
+           SELECT game_id, count(*) AS insertions, sum(coins) AS coins, sum(gross_mills) AS gross_mills, sum(earned_mills) AS earned_mills
+             FROM developer_earnings WHERE developer_id = $1 GROUP BY game_id
+         ) e ON e.game_id = g.id
+        WHERE g.developer_id = $1
+        ORDER BY g.created_at, g.id`,
+      [developerId],
+    );
   }
 }

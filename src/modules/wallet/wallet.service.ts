@@ -1,7 +1,42 @@
 import { Injectable } from '@nestjs/common';
-import { WalletRepository } from './wallet.repository';
+import { InvalidRequestError } from '../../errors/app-error';
+import { earningFor, millsToUsd } from './money';
+import { InsufficientCoinsError } from './wallet.errors';
+import { LedgerEntryView, WalletRepository } from './wallet.repository';
 
-/** Wallets and their append-only ledger. Other modules use this service, never the tables. */
+export type { LedgerEntryView } from './wallet.repository';
+
+export interface WalletPage {
+  balance: number;
+  entries: LedgerEntryView[];
+  /** The `before` of the next (older) page; null at the end. */
+  nextBefore: string | null;
+}
+
+export interface MoneyTotals {
+  insertions: number;
+  coins: number;
+  grossUsd: string;
+  earnedUsd: string;
+}
+
+export interface EarningsReport {
+  currency: 'USD';
+  games: (MoneyTotals & { gameId: string; slug: string })[];
+  total: MoneyTotals;
+}
+
+export interface InsertionPurchase {
+  walletId: string;
+  coins: number;
+  insertionId: string;
+  playSessionId: string;
+  gameId: string;
+  playerId: string;
+  developerId: string;
+}
+
+/** Wallets and their append-only ledger, and developers' earnings. Other modules use this service, never the tables. */
 @Injectable()
 export class WalletService {
   constructor(private readonly wallets: WalletRepository) {}
@@ -15,8 +50,73 @@ export class WalletService {
     return this.wallets.walletIdOf(playerId);
   }
 
+  /** The wallet of an account's linked player; undefined for unknown or unlinked accounts. */
+  walletIdOfAccount(accountId: string): Promise<string | undefined> {
+    return this.wallets.walletIdOfAccount(accountId);
+  }
+
   /** Balance in coins: the latest ledger entry's running balance (0 for an empty ledger). */
   balance(walletId: string): Promise<number> {
     return this.wallets.balance(walletId);
+  }
+
+  /** Adds coins (inside the caller's transaction). */
+  async credit(walletId: string, coins: number, reason: string): Promise<{ entryId: string; balance: number }> {
+    await this.wallets.lock(walletId);
+    return this.wallets.appendCredit(walletId, coins, reason);
+  }
+
+  /**
+   * Pays for one insertion inside the caller's transaction: the debit, the insertion and the
+   * developer's 70% earning in one statement (CONTRACT §8). 402 INSUFFICIENT_COINS when the
+   * balance does not cover it; the caller's transaction then rolls back.
+   */
+  async payForInsertion(purchase: InsertionPurchase): Promise<{ balance: number; createdAt: Date }> {
+    await this.wallets.lock(purchase.walletId);
+    const result = await this.wallets.payForInsertion({ ...purchase, ...earningFor(purchase.coins) });
+    if (result.balanceAfter === null || result.createdAt === null) {
+      throw new InsufficientCoinsError(result.balanceBefore, purchase.coins);
+    }
+    return { balance: result.balanceAfter, createdAt: result.createdAt };
+  }
+
+  async entries(walletId: string, options: { limit: number; before?: string }): Promise<WalletPage> {
+    let beforeSeq: number | null = null;
+    if (options.before !== undefined) {
+      const seq = await this.wallets.seqOfEntry(walletId, options.before);
+      if (seq === undefined) throw new InvalidRequestError('before: not an entry of this wallet.', [{ field: 'before', problems: ['not an entry of this wallet'] }]);
+      beforeSeq = seq;
+    }
+    const [balance, rows] = await Promise.all([
+      this.wallets.balance(walletId),
+      this.wallets.entries(walletId, beforeSeq, options.limit + 1),
+    ]);
+    const more = rows.length > options.limit;
+    const entries = rows.slice(0, options.limit).map(({ seq: _seq, ...entry }) => entry);
+    return { balance, entries, nextBefore: more ? entries[entries.length - 1].id : null };
+  }
+
+  /** Every game of the developer, zero rows included; money as exact decimal strings (§16.20, §16.33). */
+  async earnings(developerId: string): Promise<EarningsReport> {
+    const rows = await this.wallets.earningsByGame(developerId);
+    let insertions = 0;
+    let coins = 0;
+    let gross = 0n;
+    let earned = 0n;
+    const games = rows.map((row) => {
+      insertions += Number(row.insertions);
+      coins += Number(row.coins);
+      gross += BigInt(row.grossMills);
+      earned += BigInt(row.earnedMills);
+      return {
+        gameId: row.gameId,
+        slug: row.slug,
+        insertions: Number(row.insertions),
+        coins: Number(row.coins),
+        grossUsd: millsToUsd(row.grossMills),
+        earnedUsd: millsToUsd(row.earnedMills),
+      };
+    });
+    return { currency: 'USD', games, total: { insertions, coins, grossUsd: millsToUsd(gross), earnedUsd: millsToUsd(earned) } };
   }
 }

@@ -1,0 +1,53 @@
+import { Controller, Get, Inject, Param } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CONFIG, Config } from '../../config';
+import { RateLimitedError } from '../../errors/app-error';
+import { ApiErrors } from '../../http/error-responses';
+import { ApiKeyAuth, ApiKeyContext, CurrentApiKey } from '../developer-portal/api-key.decorators';
+import { RateLimitService } from '../rate-limits/rate-limit.service';
+import { InsertionIdParamsDto, InsertionVerificationDto, PlaySessionIdParamsDto, PlaySessionSummaryDto } from './play-sessions.dto';
+import { InsertionVerification, PlaySessionsService, PlaySessionSummary } from './play-sessions.service';
+
+@ApiTags('developer')
+@Controller('api/v1')
+export class DeveloperApiController {
+  constructor(
+    private readonly sessions: PlaySessionsService,
+    private readonly rateLimits: RateLimitService,
+    @Inject(CONFIG) private readonly config: Config,
+  ) {}
+
+  @Get('insertions/:insertionId')
+  @ApiKeyAuth()
+  @ApiOperation({ summary: 'Verify a coin insertion', description: 'Live or test key. Only insertions of the developer\'s own games; `test_` ids are never stored.' })
+  @ApiOkResponse({ type: InsertionVerificationDto })
+  @ApiErrors({
+    400: 'INVALID_REQUEST: id longer than 64 characters',
+    404: 'NOT_FOUND with valid: false: unknown id, a test_ id, or another developer\'s insertion',
+    429: 'RATE_LIMITED: too many requests with this key (RATE_LIMIT_DEVELOPER_PER_KEY, default 600 a minute)',
+  })
+  async insertion(@CurrentApiKey() key: ApiKeyContext, @Param() params: InsertionIdParamsDto): Promise<InsertionVerification> {
+    return this.limited(key, () => this.sessions.verifyInsertion(key.developerId, params.insertionId));
+  }
+
+  @Get('sessions/:id')
+  @ApiKeyAuth()
+  @ApiOperation({ summary: 'A play session summary with its insertions', description: 'Live or test key. Test-mode sessions of the developer\'s games too (no insertions).' })
+  @ApiOkResponse({ type: PlaySessionSummaryDto })
+  @ApiErrors({
+    400: 'INVALID_REQUEST: id longer than 64 characters',
+    404: 'NOT_FOUND: unknown id or another developer\'s game',
+    429: 'RATE_LIMITED: too many requests with this key (RATE_LIMIT_DEVELOPER_PER_KEY, default 600 a minute)',
+  })
+  async session(@CurrentApiKey() key: ApiKeyContext, @Param() params: PlaySessionIdParamsDto): Promise<PlaySessionSummary> {
+    return this.limited(key, () => this.sessions.summary(key.developerId, params.id));
+  }
+
+  /** Every request counts toward the key's limit; a 404 still wins over 429 (CONTRACT §16.17). */
+  private async limited<T>(key: ApiKeyContext, lookup: () => Promise<T>): Promise<T> {
+    const limit = await this.rateLimits.hit(`dev:key:${key.keyId}`, [this.config.rateLimits.developerPerKey]);
+    const answer = await lookup();
+    if (!limit.allowed) throw new RateLimitedError(limit.retryAfterMs);
+    return answer;
+  }
+}

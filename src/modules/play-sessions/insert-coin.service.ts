@@ -1,0 +1,76 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { UnitOfWork } from '../../database/unit-of-work';
+import type { AuthContext } from '../identity/auth.decorators';
+import { IdempotencyService } from '../idempotency/idempotency.service';
+import { INSERT_COIN_RULES, RateLimitService } from '../rate-limits/rate-limit.service';
+import { WalletService } from '../wallet/wallet.service';
+import { PlaySessionsService } from './play-sessions.service';
+
+export interface InsertCoinAnswer {
+  insertionId: string;
+  creditsGranted: 1;
+  coinsSpent: number;
+  balance: number;
+  testMode: boolean;
+  replayed: boolean;
+}
+
+/**
+ * Buys one credit (spec §4.2), in the order of CONTRACT §16.17 and §7: a replay or key conflict
+ * is answered first; then the play session (404, 410); then, in one transaction, the key claim,
+ * the rate limit (429; §16.4/§16.18: a 402 counts, a replay, 409 or 429 does not), the wallet
+ * debit with the insertion and the earning (402), and the stored answer.
+ *
+ * Test mode debits and stores nothing (no insertion, no key) but is rate limited like a paid
+ * session, so a developer previewing the game sees the same 429 behaviour players will.
+ */
+@Injectable()
+export class InsertCoinService {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly idempotency: IdempotencyService,
+    private readonly rateLimits: RateLimitService,
+    private readonly sessions: PlaySessionsService,
+    private readonly wallets: WalletService,
+  ) {}
+
+  async insertCoin(auth: AuthContext, sessionId: string, body: { idempotencyKey: string }): Promise<InsertCoinAnswer> {
+    const request = {
+      caller: `account:${auth.accountId}` as const,
+      key: body.idempotencyKey,
+      fingerprint: this.idempotency.fingerprint('insert-coin', sessionId, body),
+    };
+    const replay = await this.idempotency.replayOf<InsertCoinAnswer>(request);
+    if (replay) return replay.body;
+
+    const session = await this.sessions.requireActive(auth.playerId!, sessionId);
+    const walletId = auth.walletId!;
+    const bucket = `insert-coin:${session.id}`;
+
+    if (session.testMode) {
+      await this.rateLimits.enforce(bucket, INSERT_COIN_RULES);
+      const [balance] = await Promise.all([this.wallets.balance(walletId), this.sessions.touch(session.id)]);
+      return { insertionId: `test_${randomBytes(16).toString('hex')}`, creditsGranted: 1, coinsSpent: 0, balance, testMode: true, replayed: false };
+    }
+
+    const result = await this.uow.run(() =>
+      this.idempotency.execute<InsertCoinAnswer>(request, 200, async () => {
+        await this.rateLimits.enforce(bucket, INSERT_COIN_RULES);
+        const insertionId = randomUUID();
+        const { balance } = await this.wallets.payForInsertion({
+          walletId,
+          coins: session.coinsPerCredit,
+          insertionId,
+          playSessionId: session.id,
+          gameId: session.gameId,
+          playerId: session.playerId,
+          developerId: session.developerId,
+        });
+        await this.sessions.touch(session.id);
+        return { insertionId, creditsGranted: 1, coinsSpent: session.coinsPerCredit, balance, testMode: false, replayed: false };
+      }),
+    );
+    return result.body;
+  }
+}

@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { WalletModule } from '../wallet/wallet.module';
+import { DeveloperApiController } from './developer-api.controller';
+import { InsertCoinService } from './insert-coin.service';
+import { PlaySessionRepository } from './play-session.repository';
+import { PlaySessionsController } from './play-sessions.controller';
+import { PlaySessionsService } from './play-sessions.service';
+import { PlayerRefService } from './player-ref.service';
+
+@Module({
+  imports: [WalletModule],
+  controllers: [PlaySessionsController, DeveloperApiController],
+  providers: [PlaySessionRepository, PlayerRefService, PlaySessionsService, InsertCoinService],
+  exports: [PlaySessionsService, PlayerRefService],
+})
+export class PlaySessionsModule {}

@@ -1,0 +1,189 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CONFIG, Config } from '../../config';
+import { ForbiddenError, InvalidRequestError, NotFoundError } from '../../errors/app-error';
+import { GamesService } from '../developer-portal/games.service';
+import type { AuthContext } from '../identity/auth.decorators';
+import { WalletService } from '../wallet/wallet.service';
+import { accessTo, expiresAtOf, PlaySessionStatus, statusOf } from './play-session.rules';
+import { InsertionRecord, PlaySessionRecord, PlaySessionRepository } from './play-session.repository';
+import { GameUnavailableError, InsertionNotFoundError, SessionExpiredError, SessionNotFoundError } from './play-sessions.errors';
+import { PlayerRefService } from './player-ref.service';
+
+export type { InsertionRecord, PlaySessionRecord } from './play-session.repository';
+
+export interface CreatedPlaySession {
+  sessionId: string;
+  gameId: string;
+  coinsPerCredit: number;
+  balance: number;
+  testMode: boolean;
+  expiresAt: Date;
+  player: { ref: string; displayName: string };
+}
+
+export interface PlaySessionSummary {
+  id: string;
+  gameId: string;
+  gameVersionId: string;
+  playerRef: string;
+  testMode: boolean;
+  status: PlaySessionStatus;
+  startedAt: Date;
+  lastSeenAt: Date;
+  endedAt: Date | null;
+  expiresAt: Date | null;
+  totalCoins: number;
+  insertions: { id: string; coins: number; createdAt: Date }[];
+}
+
+export interface InsertionVerification {
+  valid: true;
+  insertionId: string;
+  gameId: string;
+  sessionId: string;
+  playerRef: string;
+  coins: number;
+  createdAt: Date;
+}
+
+/**
+ * Play sessions (spec §3.1, §4.1–4.4, CONTRACT §6): create, heartbeat, end, the developer's view,
+ * and for the other play endpoints (insert-coin, scores, unlocks) `requireActive` + `touch` and
+ * the insertion lookups.
+ */
+@Injectable()
+export class PlaySessionsService {
+  private readonly idleTimeoutSeconds: number;
+
+  constructor(
+    @Inject(CONFIG) config: Config,
+    private readonly sessions: PlaySessionRepository,
+    private readonly games: GamesService,
+    private readonly wallets: WalletService,
+    private readonly playerRefs: PlayerRefService,
+  ) {
+    this.idleTimeoutSeconds = config.sessionIdleTimeoutSeconds;
+  }
+
+  async create(auth: AuthContext, input: { gameSlug: string; preview?: boolean; versionId?: string }): Promise<CreatedPlaySession> {
+    const preview = input.preview === true;
+    if (input.versionId !== undefined && !preview) {
+      throw new InvalidRequestError('versionId is only accepted with preview: true.', [
+        { field: 'versionId', problems: ['versionId requires preview: true'] },
+      ]);
+    }
+    // Only an admin or a developer can own a game: anyone else asking for a preview is refused outright.
+    if (preview && !auth.isAdmin && !auth.developerId) throw new ForbiddenError('Only the game\'s developer and admins can preview it.');
+    const game = await this.games.findBySlug(input.gameSlug);
+    if (!game) throw new GameUnavailableError();
+    const access = accessTo(game, { isOwner: game.developerId === auth.developerId, isAdmin: auth.isAdmin }, preview);
+    if (access.kind === 'forbidden') throw new ForbiddenError('Only the game\'s developer and admins can preview it.');
+    if (access.kind === 'unavailable') throw new GameUnavailableError();
+    const testMode = access.kind === 'test';
+
+    let versionId: string | undefined;
+    if (input.versionId !== undefined) {
+      const version = await this.games.findVersion(input.versionId);
+      if (!version || version.gameId !== game.id) throw new GameUnavailableError();
+      versionId = version.id;
+    } else {
+      versionId = game.currentVersionId ?? (testMode ? (await this.games.newestPlayableVersion(game.id))?.id : undefined);
+    }
+    if (!versionId) throw new GameUnavailableError();
+
+    const playerId = auth.playerId!;
+    const playerRef = this.playerRefs.refFor(game.developerId, playerId);
+    const [created, balance] = await Promise.all([
+      this.sessions.insert({ gameId: game.id, gameVersionId: versionId, playerId, playerRef, testMode, coinsPerCredit: game.coinsPerCredit }),
+      this.wallets.balance(auth.walletId!),
+    ]);
+    return {
+      sessionId: created.id,
+      gameId: game.id,
+      coinsPerCredit: game.coinsPerCredit,
+      balance,
+      testMode,
+      expiresAt: new Date(created.lastSeenAt.getTime() + this.idleTimeoutSeconds * 1000),
+      player: { ref: playerRef, displayName: created.displayName },
+    };
+  }
+
+  async heartbeat(playerId: string, sessionId: string): Promise<{ sessionId: string; lastSeenAt: Date; expiresAt: Date }> {
+    const lastSeenAt = await this.sessions.heartbeat(sessionId, playerId, this.idleTimeoutSeconds);
+    if (!lastSeenAt) {
+      await this.requireActive(playerId, sessionId);
+      // Active a moment ago but not when the heartbeat ran: it timed out in between.
+      throw new SessionExpiredError();
+    }
+    return { sessionId, lastSeenAt, expiresAt: new Date(lastSeenAt.getTime() + this.idleTimeoutSeconds * 1000) };
+  }
+
+  async end(playerId: string, sessionId: string): Promise<{ sessionId: string; endedAt: Date }> {
+    const endedAt = await this.sessions.end(sessionId, playerId);
+    if (!endedAt) throw new SessionNotFoundError();
+    return { sessionId, endedAt };
+  }
+
+  /**
+   * The player's own play session, still active: 404 SESSION_NOT_FOUND for unknown, malformed or
+   * another player's ids; 410 SESSION_EXPIRED when ended or idle past the timeout.
+   */
+  async requireActive(playerId: string, sessionId: string): Promise<PlaySessionRecord> {
+    const session = await this.sessions.byId(sessionId, this.idleTimeoutSeconds);
+    if (!session || session.playerId !== playerId) throw new SessionNotFoundError();
+    if (!session.active) throw new SessionExpiredError();
+    return session;
+  }
+
+  /** Moves lastSeenAt to now after a successful play action (joins the caller's transaction). */
+  touch(sessionId: string): Promise<void> {
+    return this.sessions.touch(sessionId);
+  }
+
+  /** The latest paid insertion of a session (a player score binds to it, CONTRACT §9). */
+  latestInsertion(sessionId: string): Promise<{ id: string; coins: number; createdAt: Date } | undefined> {
+    return this.sessions.latestInsertion(sessionId);
+  }
+
+  /** A paid insertion of one of the developer's games; undefined for unknown, `test_` and foreign ids. */
+  async insertionOfDeveloper(developerId: string, insertionId: string): Promise<InsertionRecord | undefined> {
+    const insertion = await this.sessions.insertion(insertionId);
+    return insertion && insertion.developerId === developerId ? insertion : undefined;
+  }
+
+  /** Spec §4.8 verification view, or 404 NOT_FOUND with `valid: false`. */
+  async verifyInsertion(developerId: string, insertionId: string): Promise<InsertionVerification> {
+    const insertion = await this.insertionOfDeveloper(developerId, insertionId);
+    if (!insertion) throw new InsertionNotFoundError();
+    return {
+      valid: true,
+      insertionId: insertion.id,
+      gameId: insertion.gameId,
+      sessionId: insertion.playSessionId,
+      playerRef: insertion.playerRef,
+      coins: insertion.coins,
+      createdAt: insertion.createdAt,
+    };
+  }
+
+  /** Spec §2.2 summary of one of the developer's play sessions (test-mode ones included, §16.11). */
+  async summary(developerId: string, sessionId: string): Promise<PlaySessionSummary> {
+    const session = await this.sessions.byId(sessionId, this.idleTimeoutSeconds);
+    if (!session || session.developerId !== developerId) throw new NotFoundError('No such play session for this developer.');
+    const insertions = session.testMode ? [] : await this.sessions.insertionsOf(session.id);
+    return {
+      id: session.id,
+      gameId: session.gameId,
+      gameVersionId: session.gameVersionId,
+      playerRef: session.playerRef,
+      testMode: session.testMode,
+      status: statusOf(session),
+      startedAt: session.startedAt,
+      lastSeenAt: session.lastSeenAt,
+      endedAt: session.endedAt,
+      expiresAt: expiresAtOf(session, this.idleTimeoutSeconds),
+      totalCoins: insertions.reduce((sum, insertion) => sum + insertion.coins, 0),
+      insertions,
+    };
+  }
+}

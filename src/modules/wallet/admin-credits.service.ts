@@ -1,0 +1,39 @@
+import { Injectable } from '@nestjs/common';
+import { UnitOfWork } from '../../database/unit-of-work';
+import { IdempotencyService, IdempotentResult } from '../idempotency/idempotency.service';
+import { WalletNotFoundError } from './wallet.errors';
+import { WalletService } from './wallet.service';
+
+export interface CreditAnswer {
+  entryId: string;
+  balance: number;
+  replayed: boolean;
+}
+
+/** An administrator adds coins to a user's wallet, exactly once per idempotency key (CONTRACT §4). */
+@Injectable()
+export class AdminCreditsService {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly wallets: WalletService,
+    private readonly idempotency: IdempotencyService,
+  ) {}
+
+  async credit(adminAccountId: string, userId: string, input: { coins: number; reason: string; idempotencyKey: string }): Promise<IdempotentResult<CreditAnswer>> {
+    const request = {
+      caller: `account:${adminAccountId}` as const,
+      key: input.idempotencyKey,
+      fingerprint: this.idempotency.fingerprint('admin-credit', userId, input),
+    };
+    const replay = await this.idempotency.replayOf<CreditAnswer>(request);
+    if (replay) return replay;
+    const walletId = await this.wallets.walletIdOfAccount(userId);
+    if (!walletId) throw new WalletNotFoundError();
+    return this.uow.run(() =>
+      this.idempotency.execute(request, 201, async () => {
+        const { entryId, balance } = await this.wallets.credit(walletId, input.coins, input.reason);
+        return { entryId, balance, replayed: false };
+      }),
+    );
+  }
+}

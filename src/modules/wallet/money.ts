@@ -1,0 +1,27 @@
+/**
+ * Money in exact integers (CONTRACT §3, §16.33). Amounts are "mills", thousandths of a US dollar:
+ * 1 coin = 25 cents = 250 mills; the developer's 70% of a coin = 175 mills. Never floating point.
+ */
+export const MILLS_PER_COIN = 250;
+export const DEVELOPER_MILLS_PER_COIN = 175;
+
+export interface InsertionEarning {
+  grossMills: number;
+  earnedMills: number;
+}
+
+/** What one insertion of `coins` coins is worth, and the developer's 70% of it. */
+export function earningFor(coins: number): InsertionEarning {
+  if (!Number.isSafeInteger(coins) || coins < 1) throw new RangeError(`coins must be a positive integer, got ${coins}`);
+  return { grossMills: coins * MILLS_PER_COIN, earnedMills: coins * DEVELOPER_MILLS_PER_COIN };
+}
+
+/** Mills as a US-dollar decimal string with no more decimals than needed: 1500 → "1.5", 175 → "0.175". */
+export function millsToUsd(mills: bigint | number | string): string {
+  const value = BigInt(mills);
+  const negative = value < 0n;
+  const abs = negative ? -value : value;
+  const whole = abs / 1000n;
+  const fraction = (abs % 1000n).toString().padStart(3, '0').replace(/0+$/, '');
+  return `${negative ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
+}

@@ -1,0 +1,57 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { ApiErrors } from '../../http/error-responses';
+import { AccountNotLinkedError } from '../identity/identity.errors';
+import { AdminAuth, AuthContext, CurrentAccount, DeveloperAuth, SignedIn } from '../identity/auth.decorators';
+import { AdminCreditsService } from './admin-credits.service';
+import { CreditCoinsDto, CreditResultDto, EarningsDto, UserIdParamsDto, WalletDto, WalletQueryDto } from './wallet.dto';
+import { EarningsReport, WalletPage, WalletService } from './wallet.service';
+
+@ApiTags('wallet')
+@Controller()
+export class WalletController {
+  constructor(private readonly wallets: WalletService, private readonly adminCredits: AdminCreditsService) {}
+
+  @Get('api/me/wallet')
+  @SignedIn()
+  @ApiOperation({ summary: 'The caller\'s balance and ledger, newest first', description: 'Pages backwards with `before` = the previous page\'s `nextBefore`. 403 ACCOUNT_NOT_LINKED for an account without a player profile.' })
+  @ApiOkResponse({ type: WalletDto })
+  @ApiErrors({ 400: 'INVALID_REQUEST: bad limit, or before is not an entry of this wallet' })
+  wallet(@CurrentAccount() auth: AuthContext, @Query() query: WalletQueryDto): Promise<WalletPage> {
+    if (!auth.walletId) throw new AccountNotLinkedError();
+    return this.wallets.entries(auth.walletId, { limit: query.limit ?? 50, before: query.before });
+  }
+
+  @Post('api/admin/wallets/:userId/credits')
+  @AdminAuth()
+  @HttpCode(201)
+  @ApiOperation({
+    summary: 'Credit coins to a user\'s wallet (admin)',
+    description: 'Idempotent per `idempotencyKey` of the calling admin: a retry answers 200 with `replayed: true` and credits nothing; the same key with another body: 409 IDEMPOTENCY_KEY_CONFLICT.',
+  })
+  @ApiCreatedResponse({ type: CreditResultDto, description: 'Credited' })
+  @ApiOkResponse({ type: CreditResultDto, description: 'Replay of an applied key: credited once' })
+  @ApiErrors({ 400: 'INVALID_REQUEST', 404: 'NOT_FOUND: unknown user, or a user without a player profile', 409: 'IDEMPOTENCY_KEY_CONFLICT' })
+  async credit(
+    @CurrentAccount() auth: AuthContext,
+    @Param() params: UserIdParamsDto,
+    @Body() body: CreditCoinsDto,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<CreditResultDto> {
+    const result = await this.adminCredits.credit(auth.accountId, params.userId, body);
+    res.status(result.statusCode);
+    return result.body;
+  }
+
+  @Get('api/portal/earnings')
+  @DeveloperAuth()
+  @ApiOperation({
+    summary: 'The developer\'s earnings per game',
+    description: 'Every game of the developer, zero rows included. 1 coin = 0.25 USD; the developer earns 70%. Money as exact decimal strings ("1.5", "0.175", "0").',
+  })
+  @ApiOkResponse({ type: EarningsDto })
+  earnings(@CurrentAccount() auth: AuthContext): Promise<EarningsReport> {
+    return this.wallets.earnings(auth.developerId!);
+  }
+}

@@ -1,0 +1,135 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, IsString, Length, Matches, Max, MaxLength, Min } from 'class-validator';
+
+export const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9_.:-]+$/;
+export const IDEMPOTENCY_KEY_PROPERTY = {
+  description: 'Client-generated, unique per intended operation, reused only to retry it (8 to 128 characters)',
+  example: 'b6f0c1f4-3a8e-4c1e-9e55-0d2f8a1b7c33',
+  minLength: 8,
+  maxLength: 128,
+  pattern: IDEMPOTENCY_KEY_PATTERN.source,
+};
+
+export class WalletQueryDto {
+  @ApiPropertyOptional({ description: 'Entries per page, 1 to 100', example: 50, minimum: 1, maximum: 100, default: 50 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  limit?: number;
+
+  @ApiPropertyOptional({ description: 'An entry id: list the entries older than it (the previous page\'s `nextBefore`)', example: '1042', pattern: '^[0-9]{1,18}$' })
+  @IsOptional()
+  @IsString()
+  @Matches(/^[0-9]{1,18}$/, { message: 'before must be an entry id' })
+  before?: string;
+}
+
+export class LedgerEntryDto {
+  @ApiProperty({ description: 'Entry id', example: '1042' })
+  id!: string;
+
+  @ApiProperty({ description: 'Coins added (positive, credit) or spent (negative, debit)', example: -2 })
+  delta!: number;
+
+  @ApiProperty({ description: 'The wallet balance right after this entry', example: 18, minimum: 0 })
+  balanceAfter!: number;
+
+  @ApiProperty({ enum: ['credit', 'debit'], example: 'debit' })
+  kind!: string;
+
+  @ApiProperty({ description: 'Why coins were credited (credits only)', type: 'string', nullable: true, example: null })
+  reason!: string | null;
+
+  @ApiProperty({ description: 'The insertion this debit paid for (debits only)', type: 'string', nullable: true, example: '0b7f4c63-4a0e-4d36-9f5e-3f1d2c4b5a69' })
+  insertionId!: string | null;
+
+  @ApiProperty({ description: 'The game of that insertion (debits only)', type: 'string', nullable: true, example: 'coin-clicker' })
+  gameSlug!: string | null;
+
+  @ApiProperty({ format: 'date-time' })
+  createdAt!: Date;
+}
+
+export class WalletDto {
+  @ApiProperty({ description: 'Balance in coins', example: 18, minimum: 0 })
+  balance!: number;
+
+  @ApiProperty({ type: [LedgerEntryDto], description: 'Newest first' })
+  entries!: LedgerEntryDto[];
+
+  @ApiProperty({ description: 'Pass as `before` for the next (older) page; null at the end', type: 'string', nullable: true, example: null })
+  nextBefore!: string | null;
+}
+
+export class UserIdParamsDto {
+  @ApiProperty({ description: 'Account id of the user', example: '6f1c2b1e-8a57-4f0e-9a43-0c1f3f8d2a11', maxLength: 64 })
+  @IsString()
+  @MaxLength(64)
+  userId!: string;
+}
+
+export class CreditCoinsDto {
+  @ApiProperty({ description: 'Coins to add, 1 to 100000', example: 20, minimum: 1, maximum: 100000 })
+  @IsInt()
+  @Min(1)
+  @Max(100000)
+  coins!: number;
+
+  @ApiProperty({ description: 'Why (kept on the ledger entry), 1 to 200 characters', example: 'Welcome bonus', minLength: 1, maxLength: 200 })
+  @IsString()
+  @Length(1, 200)
+  reason!: string;
+
+  @ApiProperty(IDEMPOTENCY_KEY_PROPERTY)
+  @IsString()
+  @Length(8, 128)
+  @Matches(IDEMPOTENCY_KEY_PATTERN, { message: 'idempotencyKey may hold only letters, digits and _ . : -' })
+  idempotencyKey!: string;
+}
+
+export class CreditResultDto {
+  @ApiProperty({ description: 'The credit ledger entry', example: '1043' })
+  entryId!: string;
+
+  @ApiProperty({ description: 'The balance right after the credit', example: 38, minimum: 0 })
+  balance!: number;
+
+  @ApiProperty({ description: 'True when this key was already applied: the original answer, credited once' })
+  replayed!: boolean;
+}
+
+class MoneyTotalsDto {
+  @ApiProperty({ description: 'Paid insertions', example: 3 })
+  insertions!: number;
+
+  @ApiProperty({ description: 'Coins spent on them', example: 6 })
+  coins!: number;
+
+  @ApiProperty({ description: 'Their value in US dollars (1 coin = 0.25), an exact decimal string', example: '1.5', pattern: '^\\d+(\\.\\d{1,3})?$' })
+  grossUsd!: string;
+
+  @ApiProperty({ description: 'The developer\'s 70% of grossUsd, an exact decimal string', example: '1.05', pattern: '^\\d+(\\.\\d{1,3})?$' })
+  earnedUsd!: string;
+}
+
+export class GameEarningsDto extends MoneyTotalsDto {
+  @ApiProperty({ example: '2d3c1b0a-9f8e-4d7c-8b6a-5f4e3d2c1b0a' })
+  gameId!: string;
+
+  @ApiProperty({ example: 'coin-clicker' })
+  slug!: string;
+}
+
+export class EarningsDto {
+  @ApiProperty({ enum: ['USD'], example: 'USD' })
+  currency!: 'USD';
+
+  @ApiProperty({ type: [GameEarningsDto], description: 'Every game of the developer, games without insertions included' })
+  games!: GameEarningsDto[];
+
+  @ApiProperty({ type: MoneyTotalsDto })
+  total!: MoneyTotalsDto;
+}
