@@ -28,6 +28,6 @@ import { GamesService } from './games.service';
     ApiKeysService,
     ApiKeyGuard,
   ],
-  exports: [GamesService, ApiKeysService, ApiKeyGuard],
+  exports: [GamesService, DevelopersService, AchievementDefinitionsService, ApiKeysService, ApiKeyGuard],
 })
 export class DeveloperPortalModule {}

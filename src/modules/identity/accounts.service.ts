@@ -124,6 +124,16 @@ export class AccountsService {
     return true;
   }
 
+  /** A ready account for the demo world (start-up only): e-mail verified, player linked, optionally admin. */
+  async createReadyAccount(input: { email: string; password: string; displayName: string; admin: boolean }): Promise<string> {
+    const passwordHash = await this.passwords.hash(input.password);
+    return this.uow.run(async () => {
+      const accountId = await this.accounts.insert(input.email, passwordHash, input.displayName, true, input.admin);
+      await this.linkInTransaction(accountId, input.displayName);
+      return accountId;
+    });
+  }
+
   /** Follows a verification link: the account's e-mail becomes verified. */
   async verifyWithToken(token: string): Promise<UserView> {
     return this.user(await this.verification.verify(token));

@@ -1,0 +1,97 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { CONFIG, Config } from '../config';
+import { UnitOfWork } from '../database/unit-of-work';
+import { AchievementDefinitionsService } from '../modules/developer-portal/achievement-definitions.service';
+import { DevelopersService } from '../modules/developer-portal/developers.service';
+import { GamesService } from '../modules/developer-portal/games.service';
+import { AccountsService } from '../modules/identity/accounts.service';
+import { WalletService } from '../modules/wallet/wallet.service';
+
+/** The demo world's fixed accounts (CONTRACT §1): only ever seeded when SEED_DEMO is on. */
+export const DEMO = {
+  admin: { email: 'admin@demo.arcade.test', password: 'demo-admin-pass', displayName: 'Arcade Admin' },
+  developer: { email: 'developer@demo.arcade.test', password: 'demo-developer-pass', displayName: 'Demo Studio' },
+  player: { email: 'player@demo.arcade.test', password: 'demo-player-pass', displayName: 'Demo Player' },
+  playerCoins: 100,
+  game: { slug: 'coin-clicker', title: 'Coin Clicker', coinsPerCredit: 2, maxScore: 100_000, entryUrl: '/demo-games/coin-clicker/' },
+  achievements: [
+    { key: 'first-coin', name: 'First Coin', description: 'Insert your first coin.', iconKey: 'coin', secret: false },
+    { key: 'quick-fingers', name: 'Quick Fingers', description: 'Tap the coin 10 times in one round.', iconKey: 'bolt', secret: false },
+    { key: 'marathon', name: 'Marathon Tapper', description: 'Tap the coin 40 times in one round.', iconKey: 'fire', secret: false },
+    { key: 'zen', name: 'Zen Master', description: 'End a round without tapping at all.', iconKey: 'moon', secret: true },
+  ],
+} as const;
+
+/**
+ * Seeds the demo world on an empty database (SEED_DEMO): an admin, a developer with the published
+ * Coin Clicker and four achievements (one secret), and a verified player holding 100 coins. Built
+ * through the identity, developer-portal and wallet services in one transaction; an advisory lock
+ * makes instances that start together seed it once.
+ */
+@Injectable()
+export class DemoSeedService implements OnApplicationBootstrap {
+  private readonly logger = new Logger('DemoSeed');
+
+  constructor(
+    @Inject(CONFIG) private readonly config: Config,
+    private readonly uow: UnitOfWork,
+    private readonly accounts: AccountsService,
+    private readonly developers: DevelopersService,
+    private readonly games: GamesService,
+    private readonly achievements: AchievementDefinitionsService,
+    private readonly wallets: WalletService,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (!this.config.seedDemo) return;
+    const seeded = await this.uow.run(async () => {
+      await this.uow.query("SELECT pg_advisory_xact_lock(hashtext('arcade:demo-seed'))");
+      if (!(await this.databaseIsEmpty())) return false;
+      await this.seed();
+      return true;
+    });
+    if (seeded || (await this.games.findBySlug(DEMO.game.slug))) this.announce(seeded);
+  }
+
+  /** Empty: no games and no accounts except the configured ADMIN_EMAIL (bootstrapped separately). */
+  private async databaseIsEmpty(): Promise<boolean> {
+    const row = await this.uow.one<{ used: boolean }>(
+      `SELECT EXISTS (SELECT 1 FROM games)
+           OR EXISTS (SELECT 1 FROM accounts WHERE lower(email) <> lower(coalesce($1::text, ''))) AS used`,
+      [this.config.adminEmail ?? null],
+    );
+    return !row!.used;
+  }
+
+  private async seed(): Promise<void> {
+    const withAdmin = !this.config.adminEmail;
+    if (withAdmin) await this.accounts.createReadyAccount({ ...DEMO.admin, admin: true });
+    const developerAccount = await this.accounts.createReadyAccount({ ...DEMO.developer, admin: false });
+    const { developer } = await this.developers.become(developerAccount, DEMO.developer.displayName);
+    const { slug, title, coinsPerCredit, maxScore, entryUrl } = DEMO.game;
+    const game = await this.games.create(developer.developerId, { slug, title, coinsPerCredit, maxScore });
+    const version = await this.games.addVersion(developer.developerId, game.gameId, { label: '1.0.0', entryUrl });
+    await this.games.reviewVersion(version.versionId, 'approved');
+    await this.games.publish(developer.developerId, game.gameId, version.versionId);
+    for (const achievement of DEMO.achievements) {
+      await this.achievements.create(developer.developerId, game.gameId, { ...achievement });
+    }
+    const playerAccount = await this.accounts.createReadyAccount({ ...DEMO.player, admin: false });
+    const walletId = await this.wallets.walletIdOfAccount(playerAccount);
+    await this.wallets.credit(walletId!, DEMO.playerCoins, 'Demo world: welcome coins');
+  }
+
+  private announce(seeded: boolean): void {
+    const origin = this.config.publicOrigin;
+    const admin = this.config.adminEmail ? `${this.config.adminEmail} (ADMIN_PASSWORD)` : `${DEMO.admin.email} / ${DEMO.admin.password}`;
+    this.logger.log(
+      [
+        seeded ? 'Demo world seeded.' : 'Demo world present.',
+        `Play: ${origin}/play/${DEMO.game.slug} (catalogue ${origin}/)`,
+        `Player: ${DEMO.player.email} / ${DEMO.player.password}`,
+        `Developer: ${DEMO.developer.email} / ${DEMO.developer.password}`,
+        `Admin: ${admin}`,
+      ].join(' | '),
+    );
+  }
+}
