@@ -26,14 +26,14 @@ export interface UnlockedDefinition {
 
 /**
  * The celebrations of a first unlock: the achievement itself, plus a level-up item when the
- * XP it added moved the player into a higher level.
+ * XP it added moved the player into a higher level (a test-mode unlock adds none: 0 -> 0).
  */
 export function rewardsFor(achievement: UnlockedDefinition, xpBefore: number, xpAfter: number): RewardItem[] {
   const rewards: RewardItem[] = [
     {
       kind: 'achievement',
       title: achievement.name,
-      subtitle: `Achievement unlocked · +${xpAfter - xpBefore} XP`,
+      subtitle: `Achievement unlocked · +${ACHIEVEMENT_XP} XP`,
       icon: achievement.iconKey,
     },
   ];

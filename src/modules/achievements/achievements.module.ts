@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { PlaySessionsModule } from '../play-sessions/play-sessions.module';
+import { AchievementsController } from './achievements.controller';
+import { AchievementsRepository } from './achievements.repository';
+import { UnlockAchievementService } from './unlock-achievement.service';
+
+/** Unlocks, XP and the rewards a first unlock earns. */
+@Module({
+  imports: [PlaySessionsModule],
+  controllers: [AchievementsController],
+  providers: [AchievementsRepository, UnlockAchievementService],
+})
+export class AchievementsModule {}

@@ -1,0 +1,77 @@
+import { Injectable } from '@nestjs/common';
+import { UnitOfWork } from '../../database/unit-of-work';
+import { GamesService } from '../developer-portal/games.service';
+import type { AuthContext } from '../identity/auth.decorators';
+import { PlayersService } from '../identity/players.service';
+import { GameUnavailableError } from '../play-sessions/play-sessions.errors';
+import { PlaySessionsService } from '../play-sessions/play-sessions.service';
+import { ACHIEVEMENT_XP, RewardItem, rewardsFor } from './achievement.rules';
+import { AchievementNotFoundError } from './achievements.errors';
+import { AchievementsRepository } from './achievements.repository';
+
+export interface UnlockResult {
+  achievement: { key: string; name: string; description: string; iconKey: string; secret: boolean };
+  unlocked: boolean;
+  newlyUnlocked: boolean;
+  unlockedAt: string | null;
+  testMode: boolean;
+  rewards: RewardItem[];
+}
+
+/**
+ * Unlocks an achievement for the player of a play session (spec §3.3, §4.9): the first unlock is
+ * stored once and adds 25 XP once, however many arrive together; repeats return the original.
+ */
+@Injectable()
+export class UnlockAchievementService {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly playSessions: PlaySessionsService,
+    private readonly games: GamesService,
+    private readonly players: PlayersService,
+    private readonly unlocks: AchievementsRepository,
+  ) {}
+
+  async unlock(auth: AuthContext, playSessionId: string, key: string): Promise<UnlockResult> {
+    const playerId = auth.playerId!;
+    // CONTRACT §16.17: play session (404, 410), then game, then achievement, then first-or-repeat.
+    const session = await this.playSessions.requireActive(playerId, playSessionId);
+    const game = await this.games.findById(session.gameId);
+    // A test-mode session plays an unpublished game by design; only suspension ends it (admins excepted).
+    const playable = session.testMode ? game?.status !== 'suspended' || auth.isAdmin : game?.status === 'published';
+    if (!game || !playable) throw new GameUnavailableError();
+    const definition = await this.games.findAchievement(game.id, key);
+    if (!definition || definition.status !== 'active') throw new AchievementNotFoundError();
+    const achievement = {
+      key: definition.key,
+      name: definition.name,
+      description: definition.description,
+      iconKey: definition.iconKey,
+      secret: definition.secret,
+    };
+
+    if (session.testMode) {
+      // Nothing stored and no XP: the celebration alone, so the developer sees it in preview.
+      return { achievement, unlocked: true, newlyUnlocked: true, unlockedAt: null, testMode: true, rewards: rewardsFor(definition, 0, 0) };
+    }
+
+    return this.uow.run(async () => {
+      const firstAt = await this.unlocks.insertUnlock(playerId, definition.id, session.id);
+      await this.playSessions.touch(session.id);
+      if (firstAt) {
+        const { xpBefore, xpAfter } = await this.players.addXp(playerId, ACHIEVEMENT_XP);
+        return {
+          achievement,
+          unlocked: true,
+          newlyUnlocked: true,
+          unlockedAt: firstAt.toISOString(),
+          testMode: false,
+          rewards: rewardsFor(definition, xpBefore, xpAfter),
+        };
+      }
+      const originalAt = await this.unlocks.unlockedAt(playerId, definition.id);
+      if (!originalAt) throw new Error('An unlock that conflicted is missing.');
+      return { achievement, unlocked: true, newlyUnlocked: false, unlockedAt: originalAt.toISOString(), testMode: false, rewards: [] };
+    });
+  }
+}

@@ -1,0 +1,85 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiErrors, ERROR_SCHEMA_REF } from '../../http/error-responses';
+import { AuthContext, CurrentAccount, PlayerAuth } from '../identity/auth.decorators';
+import { INITIALS_LIMITS_DOC, RATE_LIMITED_DOC, RETRY_AFTER_HEADER, SCORE_LIMITS_DOC } from './rate-limit.docs';
+import { ScoreInitialsService } from './score-initials.service';
+import {
+  InitialsResultDto,
+  MyScoresQuery,
+  PendingScoresDto,
+  SaveInitialsDto,
+  ScoreResultDto,
+  SessionIdParams,
+  SubmitScoreDto,
+} from './scoring.dto';
+import { SubmitScoreService } from './submit-score.service';
+
+@ApiTags('scores')
+@Controller('api/play/sessions/:id/score')
+export class ScoringController {
+  constructor(private readonly submitScore: SubmitScoreService, private readonly initials: ScoreInitialsService) {}
+
+  @Post()
+  @PlayerAuth()
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Submit a player score',
+    description:
+      "Binds the score to the play session's latest insertion (one score per insertion). Idempotent per `idempotencyKey`: " +
+      'a retry returns the original result with `replayed: true`. Test-mode sessions need no coin and save nothing. ' +
+      SCORE_LIMITS_DOC,
+  })
+  @ApiOkResponse({ type: ScoreResultDto })
+  @ApiErrors({
+    400: 'INVALID_REQUEST: score not an integer in 0-9007199254740991, or a bad idempotencyKey or id',
+    404: 'SESSION_NOT_FOUND: unknown play session or another player\'s',
+    409: 'COIN_REQUIRED (no insertion in the session), INSERTION_ALREADY_SCORED (the latest insertion has a score) or IDEMPOTENCY_KEY_CONFLICT',
+    410: 'SESSION_EXPIRED: the play session ended or timed out',
+    422: "SCORE_OUT_OF_RANGE: above the game's maxScore",
+  })
+  @ApiResponse({ status: 429, description: RATE_LIMITED_DOC, headers: RETRY_AFTER_HEADER, schema: ERROR_SCHEMA_REF })
+  submit(@CurrentAccount() auth: AuthContext, @Param() params: SessionIdParams, @Body() body: SubmitScoreDto): Promise<ScoreResultDto> {
+    return this.submitScore.submitPlayerScore(auth, params.id, body);
+  }
+
+  @Post('initials')
+  @PlayerAuth()
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Save high-score initials',
+    description:
+      "Sets the initials of the caller's own score saved in this play session (also after the session ended) and saves them " +
+      'as the player\'s preference: every score saved from then on takes them at once. Earlier scores keep what they had. ' +
+      INITIALS_LIMITS_DOC,
+  })
+  @ApiOkResponse({ type: InitialsResultDto })
+  @ApiErrors({
+    400: 'INVALID_REQUEST',
+    404: "SCORE_NOT_FOUND: no such score of the caller's in this play session",
+  })
+  @ApiResponse({ status: 429, description: RATE_LIMITED_DOC, headers: RETRY_AFTER_HEADER, schema: ERROR_SCHEMA_REF })
+  saveInitials(@CurrentAccount() auth: AuthContext, @Param() params: SessionIdParams, @Body() body: SaveInitialsDto): Promise<InitialsResultDto> {
+    return this.initials.saveInitials(auth.playerId!, params.id, body.scoreId, body.initials);
+  }
+}
+
+@ApiTags('scores')
+@Controller('api/me/scores')
+export class MyScoresController {
+  constructor(private readonly initials: ScoreInitialsService) {}
+
+  @Get()
+  @PlayerAuth()
+  @ApiOperation({
+    summary: 'My saved scores that still need initials',
+    description:
+      'With `pendingInitials=true`: the saved scores whose result said `needsInitials: true` and that have no initials yet ' +
+      '(player or trusted), newest first, so the host page can ask for initials after a trusted score too.',
+  })
+  @ApiOkResponse({ type: PendingScoresDto })
+  @ApiErrors({ 400: 'INVALID_REQUEST: pendingInitials must be `true`' })
+  async pending(@CurrentAccount() auth: AuthContext, @Query() _query: MyScoresQuery): Promise<PendingScoresDto> {
+    return { scores: await this.initials.pending(auth.playerId!) };
+  }
+}

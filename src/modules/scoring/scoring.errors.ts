@@ -1,0 +1,25 @@
+import { AppError } from '../../errors/app-error';
+
+export class CoinRequiredError extends AppError {
+  constructor() {
+    super('COIN_REQUIRED', 'Insert a coin before submitting a score: this play session has no paid insertion.');
+  }
+}
+
+export class InsertionAlreadyScoredError extends AppError {
+  constructor() {
+    super('INSERTION_ALREADY_SCORED', 'This insertion already has a score; insert another coin to play again.');
+  }
+}
+
+export class ScoreOutOfRangeError extends AppError {
+  constructor(maxScore: string) {
+    super('SCORE_OUT_OF_RANGE', `The score is above this game's maximum of ${maxScore}.`, { maxScore: Number(maxScore) });
+  }
+}
+
+export class ScoreNotFoundError extends AppError {
+  constructor() {
+    super('SCORE_NOT_FOUND', 'No such score of yours in this play session.');
+  }
+}

@@ -1,0 +1,18 @@
+import { Module } from '@nestjs/common';
+import { PlaySessionsModule } from '../play-sessions/play-sessions.module';
+import { LeaderboardController } from './leaderboard.controller';
+import { LeaderboardService } from './leaderboard.service';
+import { ScoreInitialsService } from './score-initials.service';
+import { MyScoresController, ScoringController } from './scoring.controller';
+import { ScoringRepository } from './scoring.repository';
+import { SubmitScoreService } from './submit-score.service';
+import { TrustedScoreController } from './trusted-score.controller';
+
+/** Scores (player and trusted), high-score initials and the public leaderboards. */
+@Module({
+  imports: [PlaySessionsModule],
+  controllers: [ScoringController, MyScoresController, LeaderboardController, TrustedScoreController],
+  providers: [ScoringRepository, SubmitScoreService, ScoreInitialsService, LeaderboardService],
+  exports: [LeaderboardService],
+})
+export class ScoringModule {}

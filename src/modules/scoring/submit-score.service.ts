@@ -1,0 +1,159 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CONFIG, Config } from '../../config';
+import { UnitOfWork } from '../../database/unit-of-work';
+import { NotFoundError } from '../../errors/app-error';
+import type { ApiKeyContext } from '../developer-portal/api-key.decorators';
+import { GamesService } from '../developer-portal/games.service';
+import { IdempotencyService, IdempotentRequest } from '../idempotency/idempotency.service';
+import type { AuthContext } from '../identity/auth.decorators';
+import { PlayersService } from '../identity/players.service';
+import { PlaySessionsService } from '../play-sessions/play-sessions.service';
+import type { RateLimitRule } from '../rate-limits/rate-limit.service';
+import { RateLimitService } from '../rate-limits/rate-limit.service';
+import { initialsOutcome } from './leaderboard.rules';
+import { LeaderboardService } from './leaderboard.service';
+import { CoinRequiredError, InsertionAlreadyScoredError, ScoreOutOfRangeError } from './scoring.errors';
+import { ScoreSource, ScoringRepository } from './scoring.repository';
+
+/** The score submission result of spec §2.5: all eight fields, always. */
+export interface ScoreResult {
+  scoreId: string | null;
+  saved: boolean;
+  testMode: boolean;
+  qualifies: boolean;
+  replayed: boolean;
+  rank: number | null;
+  initials: string | null;
+  needsInitials: boolean;
+}
+
+export interface ScoreInput {
+  score: number;
+  idempotencyKey: string;
+}
+
+interface Target {
+  gameId: string;
+  insertionId: string;
+  playSessionId: string;
+  playerId: string;
+  source: ScoreSource;
+  /** Counted only once the score is otherwise acceptable (CONTRACT §16.17: limits last). */
+  limits: { bucket: string; rules: RateLimitRule[] }[];
+}
+
+/**
+ * Saves player scores (bound to the play session's latest insertion) and trusted scores (bound to
+ * an insertion named by the developer's server): one score per insertion, idempotent per key.
+ */
+@Injectable()
+export class SubmitScoreService {
+  constructor(
+    @Inject(CONFIG) private readonly config: Config,
+    private readonly uow: UnitOfWork,
+    private readonly idempotency: IdempotencyService,
+    private readonly playSessions: PlaySessionsService,
+    private readonly games: GamesService,
+    private readonly players: PlayersService,
+    private readonly rateLimits: RateLimitService,
+    private readonly scores: ScoringRepository,
+    private readonly leaderboard: LeaderboardService,
+  ) {}
+
+  async submitPlayerScore(auth: AuthContext, playSessionId: string, input: ScoreInput): Promise<ScoreResult> {
+    const playerId = auth.playerId!;
+    const request: IdempotentRequest = {
+      caller: `account:${auth.accountId}`,
+      key: input.idempotencyKey,
+      fingerprint: this.idempotency.fingerprint('play-score', playSessionId, { score: input.score }),
+    };
+    const early = await this.idempotency.replayOf<ScoreResult>(request);
+    if (early) return early.body;
+
+    const session = await this.playSessions.requireActive(playerId, playSessionId);
+    const limits = [
+      { bucket: `score:session:${session.id}`, rules: [this.config.rateLimits.scorePerSession] },
+      { bucket: `score:player:${playerId}`, rules: [this.config.rateLimits.scorePerPlayer] },
+    ];
+    if (session.testMode) return this.testModeResult(session.gameId, input.score, limits);
+
+    const result = await this.uow.run(() =>
+      this.idempotency.execute(request, 200, async () => {
+        const insertion = await this.playSessions.latestInsertion(session.id);
+        if (!insertion) throw new CoinRequiredError();
+        const body = await this.save(
+          { gameId: session.gameId, insertionId: insertion.id, playSessionId: session.id, playerId, source: 'player', limits },
+          input.score,
+        );
+        await this.playSessions.touch(session.id);
+        return body;
+      }),
+    );
+    if (!result.replayed) this.leaderboard.invalidate(session.gameId);
+    return result.body;
+  }
+
+  async submitTrustedScore(apiKey: ApiKeyContext, insertionId: string, input: ScoreInput): Promise<ScoreResult> {
+    const request: IdempotentRequest = {
+      caller: `developer:${apiKey.developerId}`,
+      key: input.idempotencyKey,
+      fingerprint: this.idempotency.fingerprint('trusted-score', insertionId, { score: input.score }),
+    };
+    const early = await this.idempotency.replayOf<ScoreResult>(request);
+    if (early) return early.body;
+
+    // Test-mode ids (test_...) are never stored: they are not found like unknown and foreign ids.
+    const insertion = await this.playSessions.insertionOfDeveloper(apiKey.developerId, insertionId);
+    if (!insertion) throw new NotFoundError('No such insertion for your games.');
+    const limits = [{ bucket: `dev:key:${apiKey.keyId}`, rules: [this.config.rateLimits.developerPerKey] }];
+
+    const result = await this.uow.run(() =>
+      this.idempotency.execute(request, 200, () =>
+        this.save(
+          {
+            gameId: insertion.gameId,
+            insertionId: insertion.id,
+            playSessionId: insertion.playSessionId,
+            playerId: insertion.playerId,
+            source: 'trusted',
+            limits,
+          },
+          input.score,
+        ),
+      ),
+    );
+    if (!result.replayed) this.leaderboard.invalidate(insertion.gameId);
+    return result.body;
+  }
+
+  /** Inside the use case's transaction: checks in contract order (409, 422, 429), then saves and places. */
+  private async save(target: Target, score: number): Promise<ScoreResult> {
+    if (await this.scores.isInsertionScored(target.insertionId)) throw new InsertionAlreadyScoredError();
+    await this.checkRange(target.gameId, score);
+    for (const limit of target.limits) await this.rateLimits.enforce(limit.bucket, limit.rules);
+
+    const preferred = await this.players.getPreferredInitials(target.playerId);
+    const saved = await this.scores.insert({ ...target, score: String(score), initials: preferred });
+    // A concurrent submission on the same insertion committed first (scores_insertion_key).
+    if (!saved) throw new InsertionAlreadyScoredError();
+
+    const placement = await this.leaderboard.place(target.gameId, { id: saved.id, score: String(score), achievedAt: saved.achievedAt });
+    const outcome = initialsOutcome(true, placement.qualifies, preferred);
+    if (outcome.needsInitials) await this.scores.markNeedsInitials(saved.id);
+    return { scoreId: saved.id, saved: true, testMode: false, replayed: false, ...placement, ...outcome };
+  }
+
+  /** Test mode (CONTRACT §9): no coin, nothing stored; where the score would have placed. */
+  private async testModeResult(gameId: string, score: number, limits: Target['limits']): Promise<ScoreResult> {
+    await this.checkRange(gameId, score);
+    for (const limit of limits) await this.rateLimits.enforce(limit.bucket, limit.rules);
+    const placement = await this.leaderboard.place(gameId, { id: '', score: String(score), achievedAt: new Date() });
+    return { scoreId: null, saved: false, testMode: true, replayed: false, ...placement, ...initialsOutcome(false, placement.qualifies, null) };
+  }
+
+  private async checkRange(gameId: string, score: number): Promise<void> {
+    const game = await this.games.findById(gameId);
+    if (!game) throw new Error(`Game ${gameId} of a stored play session is missing.`);
+    if (score > game.maxScore) throw new ScoreOutOfRangeError(String(game.maxScore));
+  }
+}

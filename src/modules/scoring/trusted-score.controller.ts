@@ -1,0 +1,35 @@
+import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiErrors, ERROR_SCHEMA_REF } from '../../http/error-responses';
+import { ApiKeyAuth, ApiKeyContext, CurrentApiKey } from '../developer-portal/api-key.decorators';
+import { DEVELOPER_LIMITS_DOC, RATE_LIMITED_DOC, RETRY_AFTER_HEADER } from './rate-limit.docs';
+import { InsertionIdParams, ScoreResultDto, SubmitScoreDto } from './scoring.dto';
+import { SubmitScoreService } from './submit-score.service';
+
+@ApiTags('developer')
+@Controller('api/v1/insertions/:insertionId/score')
+export class TrustedScoreController {
+  constructor(private readonly submitScore: SubmitScoreService) {}
+
+  @Post()
+  @ApiKeyAuth({ live: true })
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Submit a trusted, server-verified score',
+    description:
+      'Requires a live key. Binds the score to a paid insertion of one of your games (one score per insertion); it shows on ' +
+      'the board as `verified: true`. `achievedAt` is the time of submission. Idempotent per `idempotencyKey` (per developer). ' +
+      DEVELOPER_LIMITS_DOC,
+  })
+  @ApiOkResponse({ type: ScoreResultDto })
+  @ApiErrors({
+    400: 'INVALID_REQUEST',
+    404: "NOT_FOUND: unknown insertion, a test-mode (test_...) id, or another developer's",
+    409: 'INSERTION_ALREADY_SCORED or IDEMPOTENCY_KEY_CONFLICT',
+    422: "SCORE_OUT_OF_RANGE: above the game's maxScore",
+  })
+  @ApiResponse({ status: 429, description: RATE_LIMITED_DOC, headers: RETRY_AFTER_HEADER, schema: ERROR_SCHEMA_REF })
+  submit(@CurrentApiKey() apiKey: ApiKeyContext, @Param() params: InsertionIdParams, @Body() body: SubmitScoreDto): Promise<ScoreResultDto> {
+    return this.submitScore.submitTrustedScore(apiKey, params.insertionId, body);
+  }
+}
