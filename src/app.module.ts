@@ -14,6 +14,8 @@ import { IdentityModule } from './modules/identity/identity.module';
 import { DeveloperPortalModule } from './modules/developer-portal/developer-portal.module';
 import { AdminModule } from './modules/admin/admin.module';
 import { WebModule } from './web/web.module';
+import { ScoringModule } from './modules/scoring/scoring.module';
+import { AchievementsModule } from './modules/achievements/achievements.module';
 
 export type ModuleImport = Type | DynamicModule;
 
@@ -28,6 +30,8 @@ const FEATURES = [
   DeveloperPortalModule,
   AdminModule,
   WebModule,
+  ScoringModule,
+  AchievementsModule,
 ];
 
 @Module({})
