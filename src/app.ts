@@ -61,7 +61,7 @@ export async function createApp(config: Config & { databaseUrl: string }, option
   });
   nest.useLogger(nest.get(Logger));
   nest.disable('x-powered-by');
-  nest.set('trust proxy', 'loopback');
+  nest.set('trust proxy', config.trustProxy);
   nest.set('etag', false);
   // API answers may not be framed or run anything; pages (and /docs) set their own CSP.
   const headers = (directives: Record<string, string[]>) =>

@@ -40,9 +40,16 @@ describe('loadConfig', () => {
     ['MAIL_TRANSPORT', 'http://mail', /MAIL_TRANSPORT accepts a URL \(smtp:, smtps:\)/],
     ['PLAYER_REF_SECRET', 'short', /PLAYER_REF_SECRET accepts a secret of at least 16 characters/],
     ['RATE_LIMIT_SCORE_PER_SESSION', '10', /RATE_LIMIT_SCORE_PER_SESSION accepts "LIMIT\/SECONDS"/],
+    ['TRUST_PROXY', 'everyone!', /TRUST_PROXY accepts a hop count or a comma-separated list/],
   ])('stops on a bad %s with a message naming it', (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(message);
+  });
+
+  it('trusts only loopback proxies unless told which hops set X-Forwarded-For', () => {
+    expect(loadConfig({}).trustProxy).toBe('loopback');
+    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: 'loopback, uniquelocal' }).trustProxy).toBe('loopback, uniquelocal');
   });
 
   it('never echoes a password from a URL', () => {

@@ -33,6 +33,8 @@ export interface Config {
   /** Milliseconds a request may wait for a pool connection. */
   dbAcquireTimeoutMs: number;
   dbPoolSize: number;
+  /** Express `trust proxy`: which hops may set X-Forwarded-For (the client address behind a load balancer). */
+  trustProxy: string | number;
   rateLimits: {
     loginPerEmail: RateLimitRule;
     loginPerAddress: RateLimitRule;
@@ -100,6 +102,17 @@ function rule(env: Env, name: string, fallback: RateLimitRule): RateLimitRule {
   return { limit: Number(match[1]), windowMs: Number(match[2]) * 1000 };
 }
 
+/** A hop count ("1") or a list of addresses, subnets or express names ("loopback, uniquelocal"). */
+function trustProxy(env: Env): string | number {
+  const raw = str(env, 'TRUST_PROXY');
+  if (raw === undefined) return 'loopback';
+  if (/^\d{1,2}$/.test(raw)) return Number(raw);
+  if (!/^[0-9A-Za-z.:/]+(\s*,\s*[0-9A-Za-z.:/]+)*$/.test(raw)) {
+    throw new ConfigError('TRUST_PROXY', 'a hop count or a comma-separated list of addresses, subnets, loopback, linklocal or uniquelocal', raw);
+  }
+  return raw;
+}
+
 /** Keeps user and password of a URL out of error messages and logs. */
 export function redactUrl(raw: string): string {
   try {
@@ -156,6 +169,7 @@ export function loadConfig(env: Env = process.env): Config {
     dbStatementTimeoutMs: int(env, 'DB_STATEMENT_TIMEOUT_MS', 5000, 100, 10000),
     dbAcquireTimeoutMs: int(env, 'DB_ACQUIRE_TIMEOUT_MS', 3000, 100, 10000),
     dbPoolSize: int(env, 'DB_POOL_SIZE', 20, 1, 500),
+    trustProxy: trustProxy(env),
     rateLimits: {
       loginPerEmail: rule(env, 'RATE_LIMIT_LOGIN_PER_EMAIL', { limit: 10, windowMs: 15 * 60_000 }),
       loginPerAddress: rule(env, 'RATE_LIMIT_LOGIN_PER_ADDRESS', { limit: 50, windowMs: 15 * 60_000 }),
