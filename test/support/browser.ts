@@ -1,0 +1,78 @@
+/**
+ * Real-browser tests: the real service listening on a real port (on a fresh real database),
+ * driven by Debian's Chromium through playwright-core. Screenshots go to test-artifacts/browser/.
+ */
+import { mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
+import { createTestApp, TestApp } from './app';
+
+export const CHROMIUM = '/usr/bin/chromium';
+export const ARTIFACTS = join(__dirname, '..', '..', 'test-artifacts', 'browser');
+
+/** A port that was free a moment ago: the app must know its own origin before it listens. */
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface BrowserWorld {
+  t: TestApp;
+  origin: string;
+  browser: Browser;
+  close(): Promise<void>;
+}
+
+/** The app (demo world seeded, admin bootstrapped) on http://127.0.0.1:PORT and a headless Chromium. */
+export async function startBrowserWorld(env: Record<string, string> = {}): Promise<BrowserWorld> {
+  const port = await freePort();
+  const t = await createTestApp({ env: { PORT: String(port), SEED_DEMO: 'true', ...env } });
+  await t.app.nest.listen(port, '127.0.0.1');
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  mkdirSync(ARTIFACTS, { recursive: true });
+  return {
+    t,
+    origin: `http://127.0.0.1:${port}`,
+    browser,
+    async close() {
+      await browser.close();
+      await t.close();
+    },
+  };
+}
+
+/** A fresh browser profile (own cookies) whose relative URLs resolve against the app. */
+export function newContext(world: BrowserWorld): Promise<BrowserContext> {
+  return world.browser.newContext({ baseURL: world.origin, viewport: { width: 1100, height: 900 } });
+}
+
+/** Signs in through POST /auth/login from inside the browser profile: the cookie lands in the browser. */
+export async function signIn(context: BrowserContext, email: string, password: string): Promise<void> {
+  const res = await context.request.post('/auth/login', { data: { email, password } });
+  if (res.status() !== 200) throw new Error(`sign-in failed: ${res.status()} ${await res.text()}`);
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
+
+/** Polls a condition on the server side (the database) until it holds or 10 s pass. */
+export async function eventually<T>(read: () => Promise<T>, accept: (value: T) => boolean): Promise<T> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const value = await read();
+    if (accept(value) || Date.now() > deadline) return value;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
