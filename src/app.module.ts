@@ -13,6 +13,7 @@ import { PlaySessionsModule } from './modules/play-sessions/play-sessions.module
 import { IdentityModule } from './modules/identity/identity.module';
 import { DeveloperPortalModule } from './modules/developer-portal/developer-portal.module';
 import { AdminModule } from './modules/admin/admin.module';
+import { CatalogueModule } from './modules/catalogue/catalogue.module';
 import { WebModule } from './web/web.module';
 import { ScoringModule } from './modules/scoring/scoring.module';
 import { AchievementsModule } from './modules/achievements/achievements.module';
@@ -29,6 +30,7 @@ const FEATURES = [
   IdentityModule,
   DeveloperPortalModule,
   AdminModule,
+  CatalogueModule,
   WebModule,
   ScoringModule,
   AchievementsModule,

@@ -3,7 +3,7 @@ import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestj
 import { ApiErrors } from '../../http/error-responses';
 import { AuthContext, CurrentAccount, DeveloperAuth } from '../identity/auth.decorators';
 import { AchievementDefinitionsService, AchievementDefinitionView } from './achievement-definitions.service';
-import { AchievementDefinitionDto, AchievementParams, CreateAchievementDto, GameIdParams, UpdateAchievementDto } from './developer-portal.dto';
+import { PortalAchievementDto, AchievementParams, CreateAchievementDto, GameIdParams, UpdateAchievementDto } from './developer-portal.dto';
 
 const NOT_FOUND = 'NOT_FOUND: unknown game or another developer\'s, or unknown achievement key';
 
@@ -15,7 +15,7 @@ export class AchievementsController {
   @Get()
   @DeveloperAuth()
   @ApiOperation({ summary: 'The game\'s achievement definitions, active and retired, in creation order' })
-  @ApiOkResponse({ type: AchievementDefinitionDto, isArray: true })
+  @ApiOkResponse({ type: PortalAchievementDto, isArray: true })
   @ApiErrors({ 400: 'INVALID_REQUEST', 404: NOT_FOUND })
   list(@CurrentAccount() auth: AuthContext, @Param() params: GameIdParams): Promise<AchievementDefinitionView[]> {
     return this.definitions.list(auth.developerId!, params.gameId);
@@ -25,7 +25,7 @@ export class AchievementsController {
   @DeveloperAuth()
   @HttpCode(201)
   @ApiOperation({ summary: 'Define an achievement (at most 50 per game, retired ones included)' })
-  @ApiCreatedResponse({ type: AchievementDefinitionDto })
+  @ApiCreatedResponse({ type: PortalAchievementDto })
   @ApiErrors({ 400: 'INVALID_REQUEST', 404: NOT_FOUND, 409: 'ACHIEVEMENT_LIMIT_REACHED: the game has 50; ACHIEVEMENT_KEY_TAKEN: the key exists' })
   create(@CurrentAccount() auth: AuthContext, @Param() params: GameIdParams, @Body() body: CreateAchievementDto): Promise<AchievementDefinitionView> {
     return this.definitions.create(auth.developerId!, params.gameId, { ...body, secret: body.secret ?? false });
@@ -34,7 +34,7 @@ export class AchievementsController {
   @Patch(':key')
   @DeveloperAuth()
   @ApiOperation({ summary: 'Change an achievement', description: 'The key is locked once any player has unlocked the achievement.' })
-  @ApiOkResponse({ type: AchievementDefinitionDto })
+  @ApiOkResponse({ type: PortalAchievementDto })
   @ApiErrors({ 400: 'INVALID_REQUEST', 404: NOT_FOUND, 409: 'ACHIEVEMENT_KEY_LOCKED: a player unlocked it; ACHIEVEMENT_KEY_TAKEN: the new key exists' })
   update(@CurrentAccount() auth: AuthContext, @Param() params: AchievementParams, @Body() body: UpdateAchievementDto): Promise<AchievementDefinitionView> {
     return this.definitions.update(auth.developerId!, params.gameId, params.key, body);
@@ -44,7 +44,7 @@ export class AchievementsController {
   @DeveloperAuth()
   @HttpCode(200)
   @ApiOperation({ summary: 'Retire an achievement', description: 'It can no longer be unlocked; it keeps its key and still counts toward the 50.' })
-  @ApiOkResponse({ type: AchievementDefinitionDto })
+  @ApiOkResponse({ type: PortalAchievementDto })
   @ApiErrors({ 400: 'INVALID_REQUEST', 404: NOT_FOUND })
   retire(@CurrentAccount() auth: AuthContext, @Param() params: AchievementParams): Promise<AchievementDefinitionView> {
     return this.definitions.retire(auth.developerId!, params.gameId, params.key);

@@ -253,7 +253,7 @@ export class UpdateAchievementDto {
   secret?: boolean;
 }
 
-export class AchievementDefinitionDto {
+export class PortalAchievementDto {
   @ApiProperty({ example: 'first-coin', pattern: KEY_PATTERN.source }) key!: string;
   @ApiProperty({ example: 'First coin' }) name!: string;
   @ApiProperty({ example: 'Insert your first coin.' }) description!: string;

@@ -1,5 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { Body, Controller, Get, HttpCode, Inject, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Public } from '../../http/public.decorator';
 import type { Request, Response } from 'express';
 import { CONFIG, Config } from '../../config';
@@ -8,7 +9,8 @@ import { AccountsService } from './accounts.service';
 import { authCookie, clearedAuthCookies, readAuthToken } from './auth-cookie';
 import { PublicSameOrigin } from './auth.decorators';
 import { InvalidVerificationTokenError } from './identity.errors';
-import { LogInDto, SignUpDto, UserResponseDto, VerifyEmailDto, VerifyEmailQuery } from './identity.dto';
+import { loginPage, loginPageCsp, safeNext } from './login-page';
+import { LogInDto, SignUpDto, UserResponseDto, VerifyEmailDto } from './identity.dto';
 
 @ApiTags('accounts')
 @Controller('auth')
@@ -20,6 +22,23 @@ export class AuthController {
     @Inject(CONFIG) config: Config,
   ) {
     this.secure = new URL(config.publicOrigin).protocol === 'https:';
+  }
+
+  @Get('login')
+  @Public()
+  @ApiOperation({ summary: 'The login page (HTML): sign in and sign up', description: 'After signing in the page goes to `next` when it is a path on this origin, else to /.' })
+  @ApiProduces('text/html')
+  @ApiOkResponse({ description: 'The HTML page', content: { 'text/html': { schema: { type: 'string' } } } })
+  @ApiQuery({ name: 'next', required: false, description: 'Where to go after signing in: a path on this origin (anything else goes to /)', example: '/play/coin-clicker' })
+  @ApiQuery({ name: 'verified', required: false, enum: ['0', '1'], description: 'Outcome of a verification link: 1 verified, 0 invalid or expired' })
+  loginPage(@Query('next') next: unknown, @Query('verified') verified: unknown, @Res() res: Response): void {
+    const nonce = randomBytes(16).toString('base64');
+    res.status(200);
+    res.setHeader('Content-Type', 'text/html; charset=utf-8');
+    res.setHeader('Cache-Control', 'no-store');
+    res.setHeader('Content-Security-Policy', loginPageCsp(nonce));
+    res.setHeader('X-Frame-Options', 'DENY');
+    res.send(loginPage({ next: safeNext(next), nonce, verified: verified === '0' || verified === '1' ? verified : undefined }));
   }
 
   @Post('signup')
@@ -70,10 +89,11 @@ export class AuthController {
   @Public()
   @ApiOperation({ summary: 'The mailed verification link', description: 'Verifies and redirects (303) to /auth/login?verified=1, or to /auth/login?verified=0 for an unknown, used or expired token.' })
   @ApiResponse({ status: 303, description: 'Redirect to the login page with the outcome', headers: { Location: { schema: { type: 'string' } } } })
-  async verifyEmailLink(@Query() query: VerifyEmailQuery, @Res() res: Response): Promise<void> {
+  @ApiQuery({ name: 'token', required: true, description: 'The token from the verification link' })
+  async verifyEmailLink(@Query('token') token: unknown, @Res() res: Response): Promise<void> {
     let verified = false;
     try {
-      await this.accounts.verifyWithToken(query.token ?? '');
+      await this.accounts.verifyWithToken(typeof token === 'string' ? token : '');
       verified = true;
     } catch (error) {
       if (!(error instanceof InvalidVerificationTokenError)) throw error;

@@ -53,14 +53,6 @@ export class VerifyEmailDto {
   token!: string;
 }
 
-export class VerifyEmailQuery {
-  @ApiPropertyOptional({ description: 'The token from the verification link', maxLength: 128 })
-  @IsOptional()
-  @IsString()
-  @MaxLength(128)
-  token?: string;
-}
-
 export class UserDto {
   @ApiProperty({ description: 'Account id', example: '6f1c2b1e-8a57-4f0e-9a43-0c1f3f8d2a11' })
   id!: string;

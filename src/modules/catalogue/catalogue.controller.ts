@@ -1,0 +1,42 @@
+import { Controller, Get, Param, Query, Req } from '@nestjs/common';
+import { ApiCookieAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Request } from 'express';
+import { ApiErrors } from '../../http/error-responses';
+import { COOKIE_SECURITY } from '../../http/openapi';
+import { Public } from '../../http/public.decorator';
+import { readAuthToken } from '../identity/auth-cookie';
+import { LoginSessionService } from '../identity/login-session.service';
+import { CatalogueGameDto, CataloguePageDto, CatalogueQuery, PublicGameDto, SlugParams } from './catalogue.dto';
+import { CatalogueService, PublicGame } from './catalogue.service';
+
+@ApiTags('catalogue')
+@Controller('api/games')
+export class CatalogueController {
+  constructor(
+    private readonly catalogue: CatalogueService,
+    private readonly loginSessions: LoginSessionService,
+  ) {}
+
+  @Get()
+  @Public()
+  @ApiOperation({ summary: 'Published games, newest first', description: 'Cursor paging: pass `nextCursor` as `cursor`.' })
+  @ApiOkResponse({ type: CataloguePageDto })
+  @ApiErrors({ 400: 'INVALID_REQUEST: bad limit or unreadable cursor' })
+  list(@Query() query: CatalogueQuery): Promise<{ games: CatalogueGameDto[]; nextCursor: string | null }> {
+    return this.catalogue.list(query.limit ?? 50, query.cursor);
+  }
+
+  @Get(':slug')
+  @Public()
+  @ApiCookieAuth(COOKIE_SECURITY)
+  @ApiOperation({
+    summary: 'A published game with its achievements',
+    description: 'Public; with the auth_session cookie the caller\'s unlocks are filled in and their secret achievements unmasked.',
+  })
+  @ApiOkResponse({ type: PublicGameDto })
+  @ApiErrors({ 400: 'INVALID_REQUEST: slug outside ^[a-z0-9-]+$ or over 64 characters', 404: 'NOT_FOUND: unknown, unpublished or suspended game' })
+  async game(@Param() params: SlugParams, @Req() req: Request): Promise<PublicGame> {
+    const auth = await this.loginSessions.resolve(readAuthToken(req));
+    return this.catalogue.game(params.slug, auth?.playerId ?? null);
+  }
+}

@@ -1,0 +1,56 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, IsString, Length, Matches, Max, MaxLength, Min } from 'class-validator';
+
+export class CatalogueQuery {
+  @ApiPropertyOptional({ description: 'Games per page', minimum: 1, maximum: 100, default: 50, type: 'integer', example: 20 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  limit?: number;
+
+  @ApiPropertyOptional({ description: 'The nextCursor of the previous page (opaque)', maxLength: 512 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(512)
+  cursor?: string;
+}
+
+export class SlugParams {
+  @ApiProperty({ description: 'Game slug', example: 'coin-clicker', pattern: '^[a-z0-9-]+$', maxLength: 64 })
+  @IsString()
+  @Length(1, 64)
+  @Matches(/^[a-z0-9-]+$/)
+  slug!: string;
+}
+
+export class CatalogueGameDto {
+  @ApiProperty({ example: 'coin-clicker', pattern: '^[a-z0-9-]+$' }) slug!: string;
+  @ApiProperty({ example: 'Coin Clicker' }) title!: string;
+  @ApiProperty({ type: 'integer', minimum: 1, maximum: 5, example: 2 }) coinsPerCredit!: number;
+}
+
+export class CataloguePageDto {
+  @ApiProperty({ type: CatalogueGameDto, isArray: true, description: 'Published games, newest first by first publication' })
+  games!: CatalogueGameDto[];
+
+  @ApiProperty({ type: 'string', nullable: true, description: 'Pass as `cursor` for the next page; null at the end' })
+  nextCursor!: string | null;
+}
+
+export class PublicAchievementDto {
+  @ApiProperty({ example: 'first-coin' }) key!: string;
+  @ApiProperty({ description: '`???` for a secret achievement the caller has not unlocked', example: 'First coin' }) name!: string;
+  @ApiProperty({ description: '`???` for a secret achievement the caller has not unlocked', example: 'Insert your first coin.' }) description!: string;
+  @ApiProperty({ example: 'coin' }) iconKey!: string;
+  @ApiProperty() secret!: boolean;
+  @ApiProperty({ description: 'Whether the signed-in caller unlocked it (false for anonymous callers)' }) unlocked!: boolean;
+  @ApiProperty({ type: 'string', format: 'date-time', nullable: true }) unlockedAt!: Date | null;
+}
+
+export class PublicGameDto extends CatalogueGameDto {
+  @ApiProperty({ type: PublicAchievementDto, isArray: true, description: 'Active achievements in the developer\'s order' })
+  achievements!: PublicAchievementDto[];
+}
