@@ -1,6 +1,7 @@
 import type { BrowserContext, FrameLocator, Page } from 'playwright-core';
 import { DEMO } from '../../src/web/demo-seed.service';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, signUpVerifiedPlayer } from '../support/factories';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, createApiKey, logIn, signUpVerifiedPlayer } from '../support/factories';
+import { fundPlayer, idempotencyKey } from '../support/play';
 import { BrowserWorld, eventually, newContext, screenshot, signIn, startBrowserWorld } from '../support/browser';
 
 const PRICE = DEMO.game.coinsPerCredit;
@@ -121,6 +122,38 @@ describe('playing in a real browser: host page, SDK bridge, demo game', () => {
     expect(await insertionsOf(poor.playerId)).toEqual([]);
     const ledger = await world.t.db.query('SELECT count(*)::int AS n FROM ledger_entries l JOIN wallets w ON w.id = l.wallet_id WHERE w.player_id = $1', [poor.playerId]);
     expect(ledger.rows[0].n).toBe(0);
+    await context.close();
+  });
+
+  it('asks for initials on a trusted high score that still has none', async () => {
+    const player = await signUpVerifiedPlayer(world.t, { displayName: 'Trusted Player' });
+    await fundPlayer(world.t, player, 10);
+    const context = await newContext(world);
+    await signIn(context, player.email, player.password);
+    const first = await openGame(context);
+    await first.game.locator('#insert-coin').click();
+    const receipt = await first.game.locator('#receipt').filter({ hasText: 'Receipt:' }).textContent();
+    const insertionId = receipt!.replace('Receipt: ', '');
+
+    // The game's backend reports a verified score for that insertion with a live key.
+    const developer = await logIn(world.t, DEMO.developer.email, DEMO.developer.password);
+    const key = await createApiKey(world.t, { cookie: developer }, 'live');
+    const trusted = await world.t
+      .http()
+      .post(`/api/v1/insertions/${insertionId}/score`)
+      .set('Authorization', `Bearer ${key.key}`)
+      .send({ score: 5000, idempotencyKey: idempotencyKey('trusted') });
+    expect(trusted.status).toBe(200);
+    expect(trusted.body).toMatchObject({ saved: true, qualifies: true, needsInitials: true });
+
+    const { page } = await openGame(context);
+    const initials = page.getByTestId('initials-input');
+    await initials.waitFor({ state: 'visible' });
+    await initials.fill('BOB');
+    await initials.press('Enter');
+    await page.getByTestId('message').filter({ hasText: 'Saved as BOB' }).waitFor();
+    const row = await world.t.db.query('SELECT initials FROM scores WHERE id = $1', [trusted.body.scoreId]);
+    expect(row.rows).toEqual([{ initials: 'BOB' }]);
     await context.close();
   });
 

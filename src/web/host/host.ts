@@ -96,7 +96,7 @@ export function startHost(doc: Document, win: Window): void {
   let session: PlaySession | undefined;
   let frame: HTMLIFrameElement | undefined;
   let insertInFlight = false;
-  let pendingScoreId: string | undefined;
+  let pendingScore: { scoreId: string; sessionId: string } | undefined;
   let heartbeatTimer: number | undefined;
   let ended = false;
   let celebrationTimer: number | undefined;
@@ -160,8 +160,8 @@ export function startHost(doc: Document, win: Window): void {
     frame?.focus();
   }
 
-  function askInitials(scoreId: string, score: unknown): void {
-    pendingScoreId = scoreId;
+  function askInitials(scoreId: string, sessionId: string, score: unknown): void {
+    pendingScore = { scoreId, sessionId };
     initialsScore.textContent = String(score);
     initialsForm.hidden = false;
     initialsInput.value = '';
@@ -176,14 +176,14 @@ export function startHost(doc: Document, win: Window): void {
       initialsInput.focus();
       return;
     }
-    if (!session || !pendingScoreId) return;
-    const answer = await apiWithRetry('POST', `/api/play/sessions/${encodeURIComponent(session.sessionId)}/score/initials`, {
-      scoreId: pendingScoreId,
+    if (!pendingScore) return;
+    const answer = await apiWithRetry('POST', `/api/play/sessions/${encodeURIComponent(pendingScore.sessionId)}/score/initials`, {
+      scoreId: pendingScore.scoreId,
       initials,
     });
     if (answer.status === 200) {
       initialsForm.hidden = true;
-      pendingScoreId = undefined;
+      pendingScore = undefined;
       say(`Saved as ${answer.body.initials}. See the leaderboard on the game page.`, 'success');
       frame?.focus();
     } else if (answer.status === 429) {
@@ -268,7 +268,7 @@ export function startHost(doc: Document, win: Window): void {
     reply({ __svc: 1, id: envelope.id, ok: true, data: answer.body });
     if (answer.body.needsInitials && answer.body.scoreId) {
       say(`New high score: rank ${answer.body.rank}! Enter your initials for the leaderboard.`, 'success');
-      askInitials(answer.body.scoreId, envelope.payload.score);
+      askInitials(answer.body.scoreId, session!.sessionId, envelope.payload.score);
     } else if (answer.body.saved) {
       say(answer.body.qualifies ? `High score saved at rank ${answer.body.rank} as ${answer.body.initials}.` : 'Score saved.', 'success');
     }
@@ -350,6 +350,17 @@ export function startHost(doc: Document, win: Window): void {
     frame.src = url.toString();
     stage.replaceChildren(frame);
     say(`Signed in as ${session.player.displayName}. A credit costs ${session.coinsPerCredit} ${session.coinsPerCredit === 1 ? 'coin' : 'coins'}.`);
+    await askPendingInitials();
+  }
+
+  /** A high score still without initials (e.g. a trusted score from the game's backend, CONTRACT §16.9). */
+  async function askPendingInitials(): Promise<void> {
+    const answer = await api('GET', '/api/me/scores?pendingInitials=true');
+    const pending = answer.status === 200 && Array.isArray(answer.body.scores) ? answer.body.scores.find((s: { gameSlug: string }) => s.gameSlug === slug) : undefined;
+    if (pending && !pendingScore) {
+      say(`Your score of ${pending.score} made the leaderboard! Enter your initials.`, 'success');
+      askInitials(pending.scoreId, pending.sessionId, pending.score);
+    }
   }
 
   win.addEventListener('message', onMessage);

@@ -42,7 +42,8 @@ async function renderAccount(doc: Document, win: Window): Promise<void> {
     win.location.assign('/');
   });
   const parts: (Node | string)[] = [el(doc, 'span', { className: 'who' }, String(me.body.displayName))];
-  if (typeof me.body.balance === 'number') parts.push(el(doc, 'span', { className: 'coins' }, `🪙 ${coins(me.body.balance)}`));
+  // The host page shows the live balance itself.
+  if (typeof me.body.balance === 'number' && doc.body.dataset.page !== 'host') parts.push(el(doc, 'span', { className: 'coins' }, `🪙 ${coins(me.body.balance)}`));
   if (typeof me.body.level === 'number') parts.push(el(doc, 'span', { className: 'level' }, `Level ${me.body.level}`));
   parts.push(signOut);
   nav.replaceChildren(...parts);
