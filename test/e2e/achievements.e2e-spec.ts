@@ -2,7 +2,6 @@ import type { TestApp } from '../support/app';
 import { adminCookie, createAchievement, createDeveloper, createGame, createWorldApp, Developer, publishGame, signUpPlayer, signUpVerifiedPlayer } from '../support/factories';
 import { startSession } from '../support/play';
 
-
 describe('achievement unlocks: POST /api/v1/sessions/{id}/achievements (spec §3.3, §4.9)', () => {
   let t: TestApp;
   let dev: Developer;

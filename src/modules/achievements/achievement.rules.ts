@@ -3,13 +3,13 @@
  * celebrations a first unlock earns.
  */
 
+import { levelOf } from '../identity/players.service';
+
 /** Every game achievement is worth this much XP (spec §2.7). */
 export const ACHIEVEMENT_XP = 25;
 
-/** Arcade level: 1 + floor(xp / 100). */
-export function levelOf(xp: number): number {
-  return 1 + Math.floor(xp / 100);
-}
+// One definition of the arcade level (1 + floor(xp / 100)), shared with GET /api/me.
+export { levelOf };
 
 export interface RewardItem {
   kind: 'achievement' | 'level-up';

@@ -20,7 +20,7 @@ export class AchievementsController {
       'and returns `rewards` (the achievement, plus a `level-up` item when the arcade level rises); a repeat returns the ' +
       'original unlock with `newlyUnlocked: false` and no rewards. Test-mode sessions store nothing and add no XP.',
   })
-  @ApiOkResponse({ type: UnlockResultDto })
+  @ApiOkResponse({ type: UnlockResultDto, description: 'The unlock (first or repeat), or the celebration alone in test mode' })
   @ApiErrors({
     400: 'INVALID_REQUEST',
     404: "SESSION_NOT_FOUND (unknown play session or another player's), GAME_UNAVAILABLE (the game was unpublished or suspended) or ACHIEVEMENT_NOT_FOUND (unknown or retired key)",

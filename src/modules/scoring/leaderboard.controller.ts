@@ -18,7 +18,7 @@ export class LeaderboardController {
       'Saved scores that have initials, player-reported and trusted alike, by score descending, then earlier achievedAt. ' +
       '`period=week` keeps scores achieved since Monday 00:00 UTC of the current ISO week. A new score shows within one second.',
   })
-  @ApiOkResponse({ type: LeaderboardDto })
+  @ApiOkResponse({ type: LeaderboardDto, description: 'At most ten entries, ranks 1-10' })
   @ApiErrors({ 400: 'INVALID_REQUEST: bad slug or period', 404: 'NOT_FOUND: no published game with this slug' })
   board(@Param() params: SlugParams, @Query() query: LeaderboardQuery): Promise<LeaderboardDto> {
     return this.leaderboard.board(params.slug, query.period ?? 'all');

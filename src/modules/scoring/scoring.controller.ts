@@ -30,7 +30,7 @@ export class ScoringController {
       'a retry returns the original result with `replayed: true`. Test-mode sessions need no coin and save nothing. ' +
       SCORE_LIMITS_DOC,
   })
-  @ApiOkResponse({ type: ScoreResultDto })
+  @ApiOkResponse({ type: ScoreResultDto, description: 'The score submission result (spec §2.5); `replayed: true` for a retry' })
   @ApiErrors({
     400: 'INVALID_REQUEST: score not an integer in 0-9007199254740991, or a bad idempotencyKey or id',
     404: 'SESSION_NOT_FOUND: unknown play session or another player\'s',
@@ -53,7 +53,7 @@ export class ScoringController {
       'as the player\'s preference: every score saved from then on takes them at once. Earlier scores keep what they had. ' +
       INITIALS_LIMITS_DOC,
   })
-  @ApiOkResponse({ type: InitialsResultDto })
+  @ApiOkResponse({ type: InitialsResultDto, description: 'Saved on the score and as the player\'s preference' })
   @ApiErrors({
     400: 'INVALID_REQUEST',
     404: "SCORE_NOT_FOUND: no such score of the caller's in this play session",
@@ -77,7 +77,7 @@ export class MyScoresController {
       'With `pendingInitials=true`: the saved scores whose result said `needsInitials: true` and that have no initials yet ' +
       '(player or trusted), newest first, so the host page can ask for initials after a trusted score too.',
   })
-  @ApiOkResponse({ type: PendingScoresDto })
+  @ApiOkResponse({ type: PendingScoresDto, description: 'Saved scores still waiting for initials, newest first' })
   @ApiErrors({ 400: 'INVALID_REQUEST: pendingInitials must be `true`' })
   async pending(@CurrentAccount() auth: AuthContext, @Query() _query: MyScoresQuery): Promise<PendingScoresDto> {
     return { scores: await this.initials.pending(auth.playerId!) };

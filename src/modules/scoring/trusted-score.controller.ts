@@ -21,7 +21,7 @@ export class TrustedScoreController {
       'the board as `verified: true`. `achievedAt` is the time of submission. Idempotent per `idempotencyKey` (per developer). ' +
       DEVELOPER_LIMITS_DOC,
   })
-  @ApiOkResponse({ type: ScoreResultDto })
+  @ApiOkResponse({ type: ScoreResultDto, description: 'The score submission result (spec §2.5); `replayed: true` for a retry' })
   @ApiErrors({
     400: 'INVALID_REQUEST',
     404: "NOT_FOUND: unknown insertion, a test-mode (test_...) id, or another developer's",
