@@ -1,0 +1,128 @@
+import { randomUUID } from 'node:crypto';
+import Redis from 'ioredis';
+import { RedisRateLimitStore, SLIDING_WINDOW_LUA, SlidingWindowRedis } from '../../src/modules/rate-limits/rate-limit.store';
+import { TestApp } from '../support/app';
+import { createDeveloper, createWorldApp, publishGame, signUpVerifiedPlayer } from '../support/factories';
+import { fundPlayer, idempotencyKey, startSession } from '../support/play';
+
+/**
+ * CONTRACT §12: insert-coin limits are counted across all instances. Needs REDIS_URL (CI sets
+ * it; locally: REDIS_URL=redis://127.0.0.1:6379). Two app instances share one database and Redis.
+ */
+function redisUrl(): string {
+  const url = process.env.REDIS_URL;
+  if (!url) throw new Error('REDIS_URL is not set: the scale suite needs a Redis server.');
+  return url;
+}
+
+describe('rate-limit store on Redis', () => {
+  let redis: Redis;
+  let store: RedisRateLimitStore;
+
+  beforeAll(() => {
+    redis = new Redis(redisUrl());
+    redis.defineCommand('slidingWindowHit', { lua: SLIDING_WINDOW_LUA });
+    store = new RedisRateLimitStore(redis as unknown as SlidingWindowRedis, randomUUID());
+  });
+  afterAll(async () => store.close());
+
+  it('lets exactly `limit` of many concurrent hits through (check and record are one atomic script)', async () => {
+    const bucket = `scale-test:${randomUUID()}`;
+    const results = await Promise.all(Array.from({ length: 50 }, () => store.hit(bucket, [{ limit: 10, windowMs: 60_000 }])));
+    expect(results.filter((r) => r.allowed)).toHaveLength(10);
+    for (const refused of results.filter((r) => !r.allowed)) {
+      expect(refused.retryAfterMs).toBeGreaterThan(0);
+      expect(refused.retryAfterMs).toBeLessThanOrEqual(60_000);
+    }
+  });
+
+  it('is a sliding window: a refused hit is not recorded, and the oldest hit frees the slot', async () => {
+    const bucket = `scale-test:${randomUUID()}`;
+    const rules = [{ limit: 2, windowMs: 400 }];
+    expect((await store.hit(bucket, rules)).allowed).toBe(true);
+    await new Promise((r) => setTimeout(r, 200));
+    expect((await store.hit(bucket, rules)).allowed).toBe(true);
+    const refused = await store.hit(bucket, rules);
+    expect(refused.allowed).toBe(false);
+    expect(refused.retryAfterMs).toBeLessThanOrEqual(200);
+    await new Promise((r) => setTimeout(r, refused.retryAfterMs + 20));
+    expect((await store.hit(bucket, rules)).allowed).toBe(true);
+    expect((await store.hit(bucket, rules)).allowed).toBe(false);
+  });
+
+  it('records a hit in every rule only when all rules allow it', async () => {
+    const bucket = `scale-test:${randomUUID()}`;
+    const rules = [
+      { limit: 1, windowMs: 300 },
+      { limit: 3, windowMs: 60_000 },
+    ];
+    const outcomes: boolean[] = [];
+    for (let i = 0; i < 8; i++) {
+      outcomes.push((await store.hit(bucket, rules)).allowed);
+      await new Promise((r) => setTimeout(r, 120));
+    }
+    // one every 300 ms at most, three in the minute at most: refused hits do not use up the minute
+    expect(outcomes.filter(Boolean)).toHaveLength(3);
+    const keys = await redis.keys(`rl:{${bucket}}:*`);
+    expect(keys.sort()).toEqual([`rl:{${bucket}}:1/300`, `rl:{${bucket}}:3/60000`]);
+    expect(await redis.zcard(`rl:{${bucket}}:3/60000`)).toBe(3);
+  });
+});
+
+describe('insert-coin limits shared by two instances', () => {
+  let a: TestApp;
+  let b: TestApp;
+  let slug: string;
+
+  beforeAll(async () => {
+    a = await createWorldApp({ env: { REDIS_URL: redisUrl() } });
+    b = await createWorldApp({ env: { REDIS_URL: redisUrl() }, databaseUrl: a.databaseUrl });
+    const dev = await createDeveloper(a);
+    slug = (await publishGame(a, dev, { coinsPerCredit: 1 })).slug;
+  });
+  afterAll(async () => {
+    await b?.close();
+    await a?.close();
+  });
+
+  async function playerWithSession(coins: number) {
+    const player = await signUpVerifiedPlayer(a);
+    await fundPlayer(a, player, coins);
+    const { sessionId } = await startSession(a, player, slug);
+    const insert = (app: TestApp, key = idempotencyKey()) =>
+      app.http().post(`/api/play/sessions/${sessionId}/insert-coin`).set('Cookie', player.cookie).send({ idempotencyKey: key });
+    return { player, sessionId, insert };
+  }
+
+  it('an insertion on one instance makes the other answer 429 within 500 ms; a replay there is still 200', async () => {
+    const { insert } = await playerWithSession(10);
+    const key = idempotencyKey();
+    const first = await insert(a, key).expect(200);
+    const limited = await insert(b).expect(429);
+    expect(limited.body).toEqual({ error: 'RATE_LIMITED', message: expect.any(String), retryAfterMs: expect.any(Number) });
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    const replay = await insert(b, key).expect(200);
+    expect(replay.body).toEqual({ ...first.body, replayed: true });
+  });
+
+  it('of 10 concurrent insertions spread over both instances, exactly one passes', async () => {
+    const { insert, sessionId } = await playerWithSession(10);
+    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => insert(i % 2 ? a : b)));
+    expect(answers.filter((r) => r.status === 200)).toHaveLength(1);
+    expect(answers.filter((r) => r.status === 429)).toHaveLength(9);
+    const rows = await a.db.query('SELECT count(*)::int AS n FROM insertions WHERE play_session_id = $1', [sessionId]);
+    expect(rows.rows[0].n).toBe(1);
+  });
+
+  it('the 61st attempt in a minute is refused even when the 60 were spread over both instances', async () => {
+    const { insert, player } = await playerWithSession(60);
+    for (let i = 0; i < 60; i++) {
+      const res = await insert(i % 2 ? a : b);
+      expect([i, res.status]).toEqual([i, 200]);
+      await new Promise((r) => setTimeout(r, 520));
+    }
+    await fundPlayer(a, player, 5);
+    expect((await insert(a).expect(429)).body.error).toBe('RATE_LIMITED');
+    expect((await insert(b).expect(429)).body.error).toBe('RATE_LIMITED');
+  });
+});
