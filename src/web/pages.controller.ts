@@ -44,8 +44,9 @@ export class PagesController {
 
   @Get('games/:slug')
   @Public()
-  game(@Param('slug') slug: string, @Res() res: Response): void {
-    if (!SLUG.test(slug)) return sendPage(res, 404, messagePage('Game not found', 'There is no game at this address.'));
+  async game(@Param('slug') slug: string, @Res() res: Response): Promise<void> {
+    const game = SLUG.test(slug) ? await this.games.findBySlug(slug) : undefined;
+    if (!game || game.status !== 'published') return sendPage(res, 404, messagePage('Game not found', 'There is no game at this address.'));
     sendPage(res, 200, gamePage(slug));
   }
 

@@ -51,6 +51,25 @@ describe('playing in a real browser: host page, SDK bridge, demo game', () => {
     await context.close();
   });
 
+  it('lists the published game in the catalogue and reaches it by keyboard alone', async () => {
+    const context = await newContext(world);
+    await signIn(context, DEMO.player.email, DEMO.player.password);
+    const page = await context.newPage();
+    await page.goto('/');
+    await page.locator('#games .card').filter({ hasText: 'Coin Clicker' }).waitFor();
+    expect(await page.locator('#games .card').first().textContent()).toContain(`${PRICE} coins per credit`);
+    await screenshot(page, '00-catalogue');
+    // Tab through the page until the game's Play link has focus, then press Enter.
+    for (let i = 0; i < 20; i++) {
+      await page.keyboard.press('Tab');
+      if (await page.evaluate(() => document.activeElement?.getAttribute('href') === '/play/coin-clicker')) break;
+    }
+    await page.keyboard.press('Enter');
+    await page.waitForURL('**/play/coin-clicker');
+    await page.frameLocator('[data-testid="game-frame"]').locator('#hello').filter({ hasText: 'Hi Demo Player' }).waitFor();
+    await context.close();
+  });
+
   it('plays a round: coin from the game, celebration, score, initials, leaderboard', async () => {
     const context = await newContext(world);
     await signIn(context, DEMO.player.email, DEMO.player.password);

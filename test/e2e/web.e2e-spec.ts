@@ -4,7 +4,7 @@ describe('browser side: SDK files, pages, demo game (HTTP)', () => {
   let t: TestApp;
 
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp({ env: { SEED_DEMO: 'true' } });
   });
 
   afterAll(async () => {
@@ -32,8 +32,8 @@ describe('browser side: SDK files, pages, demo game (HTTP)', () => {
   });
 
   it('serves the catalogue and the game page with a strict CSP that forbids framing', async () => {
-    for (const path of ['/', '/games/coin-clicker']) {
-      const page = await t.http().get(path).expect(200);
+    for (const path of ['/', '/games/coin-clicker', '/games/no-such-game']) {
+      const page = await t.http().get(path).expect(path === '/games/no-such-game' ? 404 : 200);
       expect(page.headers['content-type']).toMatch(/^text\/html/);
       expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
       expect(page.headers['content-security-policy']).toContain("script-src 'self'");
