@@ -63,6 +63,21 @@ describe('achievement unlocks: POST /api/v1/sessions/{id}/achievements (spec §3
     expect(await unlockRows(player.playerId)).toHaveLength(1);
   });
 
+  it('moves the play session lastSeenAt to now, in test mode too', async () => {
+    const game = await gameWith([{ key: 'alive' }]);
+    const player = await signUpVerifiedPlayer(t);
+    const paid = await startSession(t, player, game.slug);
+    const preview = await startSession(t, dev, game.slug, { preview: true });
+    // Ten minutes of quiet, short of the idle timeout: only the clock can be moved for this.
+    await t.db.query(`UPDATE play_sessions SET last_seen_at = now() - interval '10 minutes' WHERE id = ANY($1)`, [[paid.sessionId, preview.sessionId]]);
+    await unlock(player, paid.sessionId, 'alive').expect(200);
+    await unlock(dev, preview.sessionId, 'alive').expect(200);
+    const { rows } = await t.db.query(`SELECT bool_and(last_seen_at > now() - interval '1 minute') AS fresh FROM play_sessions WHERE id = ANY($1)`, [
+      [paid.sessionId, preview.sessionId],
+    ]);
+    expect(rows[0].fresh).toBe(true);
+  });
+
   it('adds a level-up reward on the fourth achievement (100 XP: level 2)', async () => {
     const game = await gameWith([{ key: 'a1' }, { key: 'a2' }, { key: 'a3' }, { key: 'a4' }]);
     const player = await signUpVerifiedPlayer(t);

@@ -129,12 +129,17 @@ describe('player scores, initials and the leaderboard (spec §3.2, §4.5–4.7)'
       expect((await postScore(t, player, sessionId, 43).expect(409)).body.error).toBe('INSERTION_ALREADY_SCORED');
     });
 
-    it('moves the play session lastSeenAt forward', async () => {
-      const { sessionId } = await paidSession(t, player, game.slug);
-      const before = (await t.db.query('SELECT last_seen_at FROM play_sessions WHERE id = $1', [sessionId])).rows[0].last_seen_at;
-      await postScore(t, player, sessionId, 5).expect(200);
-      const after = (await t.db.query('SELECT last_seen_at FROM play_sessions WHERE id = $1', [sessionId])).rows[0].last_seen_at;
-      expect(after.getTime()).toBeGreaterThanOrEqual(before.getTime());
+    it('moves the play session lastSeenAt to now, in test mode too', async () => {
+      const paid = await paidSession(t, player, game.slug);
+      const preview = await startSession(t, dev, game.slug, { preview: true });
+      // Ten minutes of quiet, short of the idle timeout: only the clock can be moved for this.
+      await t.db.query(`UPDATE play_sessions SET last_seen_at = now() - interval '10 minutes' WHERE id = ANY($1)`, [[paid.sessionId, preview.sessionId]]);
+      await postScore(t, player, paid.sessionId, 5).expect(200);
+      await postScore(t, dev, preview.sessionId, 5).expect(200);
+      const { rows } = await t.db.query(`SELECT bool_and(last_seen_at > now() - interval '1 minute') AS fresh FROM play_sessions WHERE id = ANY($1)`, [
+        [paid.sessionId, preview.sessionId],
+      ]);
+      expect(rows[0].fresh).toBe(true);
     });
 
     it('stores and shows 9007199254740991 exactly', async () => {
@@ -320,6 +325,8 @@ describe('player scores, initials and the leaderboard (spec §3.2, §4.5–4.7)'
       expect((await t.http().post(path).send(body).expect(401)).body.error).toBe('UNAUTHENTICATED');
       const unverified = await signUpPlayer(t, { verified: false });
       expect((await t.http().post(path).set('Cookie', unverified.cookie).send(body).expect(403)).body.error).toBe('EMAIL_NOT_VERIFIED');
+      const unlinked = await signUpPlayer(t, { verified: true, linked: false });
+      expect((await t.http().post(path).set('Cookie', unlinked.cookie).send(body).expect(403)).body.error).toBe('ACCOUNT_NOT_LINKED');
     });
 
     it('lists scores still needing initials under GET /api/me/scores?pendingInitials=true', async () => {

@@ -51,7 +51,9 @@ export class UnlockAchievementService {
     };
 
     if (session.testMode) {
-      // Nothing stored and no XP: the celebration alone, so the developer sees it in preview.
+      // No unlock and no XP: the celebration alone, so the developer sees it in preview; the
+      // stored test-mode session is kept alive like any other (§6).
+      await this.playSessions.touch(session.id);
       return { achievement, unlocked: true, newlyUnlocked: true, unlockedAt: null, testMode: true, rewards: rewardsFor(definition, 0, 0) };
     }
 

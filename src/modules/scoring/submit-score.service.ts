@@ -75,7 +75,7 @@ export class SubmitScoreService {
       { bucket: `score:session:${session.id}`, rules: [this.config.rateLimits.scorePerSession] },
       { bucket: `score:player:${playerId}`, rules: [this.config.rateLimits.scorePerPlayer] },
     ];
-    if (session.testMode) return this.testModeResult(session.gameId, input.score, limits);
+    if (session.testMode) return this.testModeResult(session.id, session.gameId, input.score, limits);
 
     const result = await this.uow.run(() =>
       this.idempotency.execute(request, 200, async () => {
@@ -143,11 +143,13 @@ export class SubmitScoreService {
     return { scoreId: saved.id, saved: true, testMode: false, replayed: false, ...placement, ...outcome };
   }
 
-  /** Test mode (CONTRACT §9): no coin, nothing stored; where the score would have placed. */
-  private async testModeResult(gameId: string, score: number, limits: Target['limits']): Promise<ScoreResult> {
+  /** Test mode (CONTRACT §9): no coin, no score stored; where the score would have placed. */
+  private async testModeResult(playSessionId: string, gameId: string, score: number, limits: Target['limits']): Promise<ScoreResult> {
     await this.checkRange(gameId, score);
     for (const limit of limits) await this.rateLimits.enforce(limit.bucket, limit.rules);
     const placement = await this.leaderboard.place(gameId, { id: '', score: String(score), achievedAt: new Date() });
+    // The test-mode session itself is stored (§16.11): a successful score keeps it alive (§6).
+    await this.playSessions.touch(playSessionId);
     return { scoreId: null, saved: false, testMode: true, replayed: false, ...placement, ...initialsOutcome(false, placement.qualifies, null) };
   }
 
