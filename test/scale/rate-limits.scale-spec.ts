@@ -28,7 +28,7 @@ describe('rate-limit store on Redis', () => {
 
   it('lets exactly `limit` of many concurrent hits through (check and record are one atomic script)', async () => {
     const bucket = `scale-test:${randomUUID()}`;
-    const results = await Promise.all(Array.from({ length: 50 }, () => store.hit(bucket, [{ limit: 10, windowMs: 60_000 }])));
+    const results = await Promise.all(Array.from({ length: 50 }, () => store.hit([{ bucket, rules: [{ limit: 10, windowMs: 60_000 }] }])));
     expect(results.filter((r) => r.allowed)).toHaveLength(10);
     for (const refused of results.filter((r) => !r.allowed)) {
       expect(refused.retryAfterMs).toBeGreaterThan(0);
@@ -39,15 +39,15 @@ describe('rate-limit store on Redis', () => {
   it('is a sliding window: a refused hit is not recorded, and the oldest hit frees the slot', async () => {
     const bucket = `scale-test:${randomUUID()}`;
     const rules = [{ limit: 2, windowMs: 400 }];
-    expect((await store.hit(bucket, rules)).allowed).toBe(true);
+    expect((await store.hit([{ bucket, rules }])).allowed).toBe(true);
     await new Promise((r) => setTimeout(r, 200));
-    expect((await store.hit(bucket, rules)).allowed).toBe(true);
-    const refused = await store.hit(bucket, rules);
+    expect((await store.hit([{ bucket, rules }])).allowed).toBe(true);
+    const refused = await store.hit([{ bucket, rules }]);
     expect(refused.allowed).toBe(false);
     expect(refused.retryAfterMs).toBeLessThanOrEqual(200);
     await new Promise((r) => setTimeout(r, refused.retryAfterMs + 20));
-    expect((await store.hit(bucket, rules)).allowed).toBe(true);
-    expect((await store.hit(bucket, rules)).allowed).toBe(false);
+    expect((await store.hit([{ bucket, rules }])).allowed).toBe(true);
+    expect((await store.hit([{ bucket, rules }])).allowed).toBe(false);
   });
 
   it('records a hit in every rule only when all rules allow it', async () => {
@@ -58,7 +58,7 @@ describe('rate-limit store on Redis', () => {
     ];
     const outcomes: boolean[] = [];
     for (let i = 0; i < 8; i++) {
-      outcomes.push((await store.hit(bucket, rules)).allowed);
+      outcomes.push((await store.hit([{ bucket, rules }])).allowed);
       await new Promise((r) => setTimeout(r, 120));
     }
     // one every 300 ms at most, three in the minute at most: refused hits do not use up the minute
@@ -66,6 +66,17 @@ describe('rate-limit store on Redis', () => {
     const keys = await redis.keys(`rl:{${bucket}}:*`);
     expect(keys.sort()).toEqual([`rl:{${bucket}}:1/300`, `rl:{${bucket}}:3/60000`]);
     expect(await redis.zcard(`rl:{${bucket}}:3/60000`)).toBe(3);
+  });
+
+  it('counts several buckets in all or none', async () => {
+    const player = { bucket: `scale-test:${randomUUID()}`, rules: [{ limit: 1, windowMs: 60_000 }] };
+    const session = (id: string) => ({ bucket: `scale-test:${id}`, rules: [{ limit: 5, windowMs: 60_000 }] });
+    const a = randomUUID();
+    const b = randomUUID();
+    expect((await store.hit([session(a), player])).allowed).toBe(true);
+    expect((await store.hit([session(b), player])).allowed).toBe(false);
+    expect(await redis.zcard(`rl:{${session(b).bucket}}:5/60000`)).toBe(0);
+    expect(await redis.zcard(`rl:{${session(a).bucket}}:5/60000`)).toBe(1);
   });
 });
 

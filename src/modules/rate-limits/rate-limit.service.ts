@@ -2,9 +2,10 @@ import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import type { RateLimitRule } from '../../config';
 import { RateLimitedError, ServiceUnavailableError } from '../../errors/app-error';
 import { RATE_LIMIT_STORE } from './rate-limits.tokens';
-import type { RateLimitResult, RateLimitStore } from './rate-limit.store';
+import type { RateLimit, RateLimitResult, RateLimitStore } from './rate-limit.store';
 
 export type { RateLimitRule } from '../../config';
+export type { RateLimit, RateLimitResult } from './rate-limit.store';
 
 /**
  * Sliding-window rate limits, shared by all instances when REDIS_URL is set (else per process).
@@ -17,6 +18,10 @@ export type { RateLimitRule } from '../../config';
  *
  *   const { allowed, retryAfterMs } = await this.rateLimits.hit(bucket, rules);  // no throw
  *
+ *   // several buckets at once: counted in all or none (a request refused per player does not
+ *   // use up its per-session allowance)
+ *   await this.rateLimits.enforceAll([{ bucket: `score:session:${id}`, rules: [...] }, { bucket: `score:player:${pid}`, rules: [...] }]);
+ *
  * A bucket names what is counted (`login:email:<lower-case e-mail>`, `dev:key:<keyId>`); all
  * rules of one call are checked together and the hit is recorded only when every rule allows it.
  * If Redis is unreachable the call throws 503 SERVICE_UNAVAILABLE (limits are never skipped).
@@ -27,9 +32,13 @@ export class RateLimitService implements OnModuleDestroy {
 
   constructor(@Inject(RATE_LIMIT_STORE) private readonly store: RateLimitStore) {}
 
-  async hit(bucket: string, rules: readonly RateLimitRule[]): Promise<RateLimitResult> {
+  hit(bucket: string, rules: readonly RateLimitRule[]): Promise<RateLimitResult> {
+    return this.hitAll([{ bucket, rules }]);
+  }
+
+  async hitAll(limits: readonly RateLimit[]): Promise<RateLimitResult> {
     try {
-      return await this.store.hit(bucket, rules);
+      return await this.store.hit(limits);
     } catch (error) {
       this.logger.warn({ reason: error instanceof Error ? error.message : String(error) }, 'Rate-limit store unavailable');
       throw new ServiceUnavailableError();
@@ -37,8 +46,13 @@ export class RateLimitService implements OnModuleDestroy {
   }
 
   /** Records a hit or throws RateLimitedError (429) when any rule refuses it. */
-  async enforce(bucket: string, rules: readonly RateLimitRule[]): Promise<void> {
-    const result = await this.hit(bucket, rules);
+  enforce(bucket: string, rules: readonly RateLimitRule[]): Promise<void> {
+    return this.enforceAll([{ bucket, rules }]);
+  }
+
+  /** Records one hit in every bucket, or throws RateLimitedError (429) when any rule of any bucket refuses it. */
+  async enforceAll(limits: readonly RateLimit[]): Promise<void> {
+    const result = await this.hitAll(limits);
     if (!result.allowed) throw new RateLimitedError(result.retryAfterMs);
   }
 

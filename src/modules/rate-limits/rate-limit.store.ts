@@ -6,17 +6,25 @@ export interface RateLimitResult {
   retryAfterMs: number;
 }
 
+/** What one request counts against: a bucket (`score:player:<id>`) and its rules. */
+export interface RateLimit {
+  bucket: string;
+  rules: readonly RateLimitRule[];
+}
+
 /**
  * Sliding-window counters (CONTRACT §16.4: "at most N in any W milliseconds"). A hit checks every
- * rule and is recorded in all of them only when all allow it; a refused hit is not recorded.
+ * rule of every bucket and is recorded in all of them only when all allow it; a refused hit is
+ * not recorded anywhere.
  */
 export interface RateLimitStore {
-  hit(bucket: string, rules: readonly RateLimitRule[]): Promise<RateLimitResult>;
+  hit(limits: readonly RateLimit[]): Promise<RateLimitResult>;
   close(): Promise<void>;
 }
 
 function ruleKey(bucket: string, rule: RateLimitRule): string {
-  // The hash tag keeps all rules of one bucket in one Redis Cluster slot (one atomic script).
+  // The hash tag keeps all rules of one bucket in one Redis Cluster slot (a single-bucket script
+  // stays cluster-safe; several buckets in one call need a standalone Redis or one slot).
   return `rl:{${bucket}}:${rule.limit}/${rule.windowMs}`;
 }
 
@@ -30,10 +38,10 @@ export class MemoryRateLimitStore implements RateLimitStore {
     this.sweeper.unref();
   }
 
-  async hit(bucket: string, rules: readonly RateLimitRule[]): Promise<RateLimitResult> {
+  async hit(limits: readonly RateLimit[]): Promise<RateLimitResult> {
     const now = this.clock();
     let retryAfterMs = 0;
-    const windows = rules.map((rule) => {
+    const windows = limits.flatMap(({ bucket, rules }) => rules.map((rule) => ({ bucket, rule }))).map(({ bucket, rule }) => {
       const key = ruleKey(bucket, rule);
       let window = this.windows.get(key);
       if (!window) {
@@ -106,9 +114,10 @@ export class RedisRateLimitStore implements RateLimitStore {
 
   constructor(private readonly redis: SlidingWindowRedis, private readonly instanceId: string) {}
 
-  async hit(bucket: string, rules: readonly RateLimitRule[]): Promise<RateLimitResult> {
-    const keys = rules.map((rule) => ruleKey(bucket, rule));
-    const argv = rules.flatMap((rule) => [rule.limit, rule.windowMs]);
+  async hit(limits: readonly RateLimit[]): Promise<RateLimitResult> {
+    const pairs = limits.flatMap(({ bucket, rules }) => rules.map((rule) => ({ bucket, rule })));
+    const keys = pairs.map(({ bucket, rule }) => ruleKey(bucket, rule));
+    const argv = pairs.flatMap(({ rule }) => [rule.limit, rule.windowMs]);
     // Members must be unique: two hits in the same millisecond are two hits.
     const member = `${this.instanceId}:${++this.sequence}`;
     const [allowed, retryAfterMs] = await this.redis.slidingWindowHit(keys.length, ...keys, ...argv, member);
