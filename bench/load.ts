@@ -1,0 +1,82 @@
+import autocannon from 'autocannon';
+
+/** What one scenario measured. Latencies in milliseconds, RSS in MB. */
+export interface Measurement {
+  requests: number;
+  seconds: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  /** Non-2xx answers, socket errors and timeouts. */
+  errors: number;
+  /** Status codes of the non-2xx answers, e.g. { "429": 3 }. */
+  statuses: Record<string, number>;
+  rssMaxMb: number;
+}
+
+export interface LoadOptions {
+  url: string;
+  connections: number;
+  /** Seconds; or `amount` for a fixed number of requests. */
+  duration?: number;
+  amount?: number;
+  warmupSeconds?: number;
+  /** Builds each request: path, method, headers and body. */
+  next: () => { method: 'GET' | 'POST'; path: string; headers?: Record<string, string>; body?: string };
+  /** Sampled while the load runs. */
+  rssMb: () => number;
+}
+
+/** Samples `read` every 100 ms until stopped; returns the maximum seen. */
+export function sampleMax(read: () => number): () => number {
+  let max = read();
+  const timer = setInterval(() => (max = Math.max(max, read())), 100);
+  return () => {
+    clearInterval(timer);
+    return Math.max(max, read());
+  };
+}
+
+async function cannon(options: LoadOptions, limit: { duration?: number; amount?: number }): Promise<autocannon.Result & { statusCodeStats?: Record<string, { count: number }> }> {
+  return autocannon({
+    url: options.url,
+    connections: options.connections,
+    pipelining: 1,
+    timeout: 10,
+    ...(limit.amount !== undefined ? { amount: limit.amount } : { duration: limit.duration }),
+    requests: [
+      {
+        setupRequest: (req) => {
+          const r = options.next();
+          return { ...req, method: r.method, path: r.path, headers: { ...(r.body ? { 'content-type': 'application/json' } : {}), ...r.headers }, body: r.body };
+        },
+      },
+    ],
+  }) as Promise<autocannon.Result & { statusCodeStats?: Record<string, { count: number }> }>;
+}
+
+/** Runs an optional warm-up (not measured), then the measured load, sampling the server's RSS. */
+export async function runLoad(options: LoadOptions): Promise<Measurement> {
+  if (options.warmupSeconds) await cannon(options, { duration: options.warmupSeconds });
+  const stopSampling = sampleMax(options.rssMb);
+  const started = process.hrtime.bigint();
+  const result = await cannon(options, { duration: options.duration, amount: options.amount });
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const rssMaxMb = stopSampling();
+  const statuses: Record<string, number> = {};
+  for (const [code, stat] of Object.entries(result.statusCodeStats ?? {})) {
+    if (!code.startsWith('2')) statuses[code] = stat.count ?? 0;
+  }
+  const requests = result.requests.total;
+  return {
+    requests,
+    // autocannon's own window excludes start-up; with `amount` it is the time to the last answer.
+    seconds: result.duration || seconds,
+    rps: requests / (result.duration || seconds),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.non2xx + result.errors + result.timeouts,
+    statuses,
+    rssMaxMb,
+  };
+}

@@ -1,0 +1,248 @@
+import { createHash } from 'node:crypto';
+import { cpus, totalmem } from 'node:os';
+import { resolve } from 'node:path';
+import { Pool } from 'pg';
+import { checkInvariants } from '../src/ops/invariants';
+import { BOARD_ALL_SQL, BOARD_WEEK_SQL } from '../src/modules/scoring/scoring.repository';
+import { weekStartOf } from '../src/modules/scoring/leaderboard.rules';
+import { settle, writeHistory } from './bulk';
+import { Caller, freshKey } from './client';
+import { openBenchDatabase } from './database';
+import { LoadOptions, Measurement, runLoad } from './load';
+import { Report, Row, textTable, writeReport } from './report';
+import { countQueries } from './queries';
+import { ADMIN, credit, Game, insertOneCoinEach, openSessions, PlaySession, publishGame, saveInitials, seedPlayers, seedWorld, signUpVerified } from './seed';
+import { BenchService, startBenchService } from './service';
+import { prepareBaseline, runSqlBaseline } from './sql-baseline';
+
+/** Sizes of one run. `--quick` keeps it under two minutes; the full run is what docs/performance.md quotes. */
+interface Profile {
+  mode: 'quick' | 'full';
+  seconds: number;
+  warmupSeconds: number;
+  connections: number;
+  players: number;
+  baselinePlayers: number;
+  /** Enough that round-robin load never hits the per-session insert-coin limit (1 per 500 ms, 60 a minute). */
+  coinSessions: number;
+  /** The database-ceiling workers' own sessions (no rate limit there: only spread over wallets). */
+  baselineSessions: number;
+  scoreSessions: number;
+  growthSessions: number;
+  smallHistory: number;
+  largeHistory: number;
+}
+
+const FULL: Profile = {
+  mode: 'full', seconds: 10, warmupSeconds: 2, connections: 10,
+  players: 200, baselinePlayers: 100, coinSessions: 4000, baselineSessions: 400, scoreSessions: 4000, growthSessions: 1500,
+  smallHistory: 1_000, largeHistory: 1_000_000,
+};
+const QUICK: Profile = {
+  mode: 'quick', seconds: 3, warmupSeconds: 0.5, connections: 10,
+  players: 20, baselinePlayers: 10, coinSessions: 1200, baselineSessions: 100, scoreSessions: 300, growthSessions: 600,
+  smallHistory: 1_000, largeHistory: 50_000,
+};
+
+const started = Date.now();
+function log(line: string): void {
+  process.stderr.write(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}\n`);
+}
+
+/** Round-robin over a list. */
+function cycle<T>(items: readonly T[]): () => T {
+  let i = 0;
+  return () => items[i++ % items.length];
+}
+
+function insertCoinRequests(sessions: PlaySession[]): LoadOptions['next'] {
+  const next = cycle(sessions);
+  return () => {
+    const s = next();
+    return { method: 'POST', path: `/api/play/sessions/${s.sessionId}/insert-coin`, headers: { cookie: s.cookie }, body: JSON.stringify({ idempotencyKey: freshKey('ic') }) };
+  };
+}
+
+async function timeQuery(db: Pool, sql: string, params: unknown[], times: number): Promise<number> {
+  const name = 't' + createHash('sha1').update(sql).digest('hex').slice(0, 20);
+  await db.query({ name, text: sql, values: params });
+  const t0 = performance.now();
+  for (let i = 0; i < times; i++) await db.query({ name, text: sql, values: params });
+  return Math.round(((performance.now() - t0) / times) * 1000) / 1000;
+}
+
+async function main(): Promise<void> {
+  const p = process.argv.includes('--quick') ? QUICK : FULL;
+  const report: Report = {
+    startedAt: new Date().toISOString(),
+    mode: p.mode,
+    machine: { cpus: cpus().length, cpu: cpus()[0]?.model ?? '?', memoryGb: Math.round(totalmem() / 2 ** 30), node: process.version },
+    parameters: { connections: p.connections, secondsPerScenario: p.seconds, warmupSeconds: p.warmupSeconds, players: p.players, coinSessions: p.coinSessions },
+    rows: [],
+    extras: {},
+  };
+  log(`mode ${p.mode}`);
+  const db = await openBenchDatabase(log);
+  report.machine.postgres = `${db.serverVersion} (${db.source})`;
+  let service: BenchService | undefined;
+  const pool = new Pool({ connectionString: db.url, max: 2 });
+  // An idle connection dropped when the server stops must not crash the run.
+  pool.on('error', () => undefined);
+  try {
+    service = await startBenchService({
+      DATABASE_URL: db.url,
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      // Developer endpoints are limited per key (configurable); the bench measures the path, not the limit.
+      RATE_LIMIT_DEVELOPER_PER_KEY: '100000000/60',
+    });
+    const svc = service;
+    const url = svc.url;
+    log(`service pid ${svc.pid} at ${url}`);
+
+    // ---- world, through the service's API
+    const world = await seedWorld(url);
+    const players = await seedPlayers(url, world.admin, 'player', p.players, 100_000);
+    const baselinePlayers = await seedPlayers(url, world.admin, 'baseline', p.baselinePlayers, 100_000);
+    log(`${players.length + baselinePlayers.length} players`);
+    await saveInitials(players, world.main);
+    const coinSessions = await openSessions(players, world.main, p.coinSessions);
+    const scoreSessions = await openSessions(players, world.main, p.scoreSessions);
+    const insertionIds = await insertOneCoinEach(scoreSessions, url);
+    const baselineSessions = await openSessions(baselinePlayers, world.main, p.baselineSessions);
+    log(`${coinSessions.length + scoreSessions.length + baselineSessions.length} play sessions, ${insertionIds.length} insertions`);
+
+    // ---- growth: one wallet and one board with a short history, one with a long one
+    const growth: Record<'small' | 'large', { sessions: PlaySession[]; game: Game; ledger: number; scores: number }> = {} as never;
+    for (const [size, target] of [['small', p.smallHistory], ['large', p.largeHistory]] as const) {
+      const game = await publishGame(world.developer, world.admin, `bench-board-${size}`);
+      const player = await signUpVerified(url, world.admin, `growth-${size}`);
+      const credits = Math.ceil((target + 50_000) / 100_001);
+      await credit(world.admin, player.userId, credits * 100_000);
+      const [template] = await openSessions([player], game, 1);
+      const { rows } = await pool.query<{ id: string }>('SELECT p.id FROM players p JOIN accounts a ON a.id = p.account_id WHERE a.id = $1', [player.userId]);
+      const history = await writeHistory(pool, { playerId: rows[0].id, gameId: game.gameId, templateSessionId: template.sessionId, targetLedgerEntries: target });
+      log(`${size} history: ${history.ledgerEntries} ledger entries, ${history.scores} scores (${history.scoresThisWeek} this week) in ${history.seconds.toFixed(1)} s`);
+      growth[size] = { sessions: await openSessions([player], world.main, p.growthSessions), game, ledger: history.ledgerEntries, scores: history.scores };
+    }
+    await settle(pool);
+    const before = await checkInvariants(pool);
+    if (!before.ok) throw new Error(`invariants broken after seeding: ${JSON.stringify(before.violations).slice(0, 2000)}`);
+    log(`invariants hold: ${JSON.stringify(before.totals)}`);
+
+    const load = (next: LoadOptions['next'], extra: Partial<LoadOptions> = {}): Promise<Measurement> =>
+      runLoad({ url, connections: p.connections, duration: p.seconds, warmupSeconds: p.warmupSeconds, next, rssMb: svc.rssMb, ...extra });
+    const add = (row: Omit<Row, 'ratio'>) => {
+      const base = row.baseline ? report.rows.find((r) => r.id === row.baseline) : undefined;
+      const full: Row = { ...row, ratio: base ? row.measurement.rps / base.measurement.rps : undefined };
+      report.rows.push(full);
+      const m = row.measurement;
+      log(`${row.label}: ${m.rps.toFixed(0)} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms, errors ${m.errors}, RSS ${m.rssMaxMb.toFixed(0)} MB${full.ratio !== undefined ? `, ${full.ratio.toFixed(2)} of ${row.baseline}` : ''}`);
+      return full;
+    };
+    const target = (row: Row, text: string, met: boolean) => (row.target = { text, met });
+
+    // ---- baselines
+    const health = () => load(() => ({ method: 'GET', path: '/health/live' }));
+    add({ id: 'health', label: 'GET /health/live (framework ceiling)', section: 'baseline', measurement: await health() });
+    const baselineTargets = await prepareBaseline(db.url, baselineSessions);
+    const sqlOptions = { connections: p.connections, seconds: p.seconds, warmupSeconds: p.warmupSeconds, rssMb: svc.rssMb };
+    add({ id: 'sql', label: 'insert-coin statements via pg (database ceiling)', section: 'baseline', measurement: await runSqlBaseline(db.url, baselineTargets, { ...sqlOptions, full: true }) });
+    add({ id: 'sql-core', label: 'money transaction only via pg (lock, debit, insertion, earning)', section: 'baseline', measurement: await runSqlBaseline(db.url, baselineTargets, { ...sqlOptions, full: false }) });
+
+    // ---- scenarios
+    const ic = add({ id: 'insert-coin', label: 'POST insert-coin', section: 'scenario', baseline: 'sql', measurement: await load(insertCoinRequests(coinSessions)) });
+    const heartbeat = cycle(coinSessions);
+    add({ id: 'heartbeat', label: 'POST heartbeat', section: 'scenario', baseline: 'health', measurement: await load(() => { const s = heartbeat(); return { method: 'POST', path: `/api/play/sessions/${s.sessionId}/heartbeat`, headers: { cookie: s.cookie } }; }) });
+    const scoreNext = cycle(scoreSessions);
+    let scoreValue = 0;
+    add({
+      id: 'score', label: 'POST score (one per fresh insertion)', section: 'scenario', baseline: 'health',
+      measurement: await load(() => { const s = scoreNext(); return { method: 'POST', path: `/api/play/sessions/${s.sessionId}/score`, headers: { cookie: s.cookie }, body: JSON.stringify({ score: 5000 + ((scoreValue += 7919) % 1_000_000), idempotencyKey: freshKey('sc') }) }; }, { duration: undefined, amount: scoreSessions.length, warmupSeconds: 0 }),
+      note: `${scoreSessions.length} requests, one per play session`,
+    });
+    const lbAll = add({ id: 'board-all', label: 'GET leaderboard period=all', section: 'scenario', baseline: 'health', measurement: await load(() => ({ method: 'GET', path: `/api/games/${world.main.slug}/scores?period=all` })) });
+    const lbWeek = add({ id: 'board-week', label: 'GET leaderboard period=week', section: 'scenario', baseline: 'health', measurement: await load(() => ({ method: 'GET', path: `/api/games/${world.main.slug}/scores?period=week` })) });
+    const verifyNext = cycle(insertionIds);
+    add({ id: 'verify', label: 'GET /api/v1/insertions/{id} (API key)', section: 'scenario', baseline: 'health', measurement: await load(() => ({ method: 'GET', path: `/api/v1/insertions/${verifyNext()}`, headers: { authorization: `Bearer ${world.liveKey}` } })) });
+
+    // ---- growth
+    const g1 = add({ id: 'ledger-small', label: `insert-coin, wallet with ${growth.small.ledger.toLocaleString('en-US')} entries`, section: 'ledger growth', measurement: await load(insertCoinRequests(growth.small.sessions)) });
+    const g2 = add({ id: 'ledger-large', label: `insert-coin, wallet with ${growth.large.ledger.toLocaleString('en-US')} entries`, section: 'ledger growth', baseline: 'ledger-small', measurement: await load(insertCoinRequests(growth.large.sessions)) });
+    const boards: Row[] = [];
+    for (const period of ['all', 'week'] as const) {
+      const small = add({ id: `board-small-${period}`, label: `leaderboard ${period}, ${growth.small.scores.toLocaleString('en-US')} scores`, section: 'board growth', baseline: 'health', measurement: await load(() => ({ method: 'GET', path: `/api/games/${growth.small.game.slug}/scores?period=${period}` })) });
+      const large = add({ id: `board-large-${period}`, label: `leaderboard ${period}, ${growth.large.scores.toLocaleString('en-US')} scores`, section: 'board growth', baseline: `board-small-${period}`, measurement: await load(() => ({ method: 'GET', path: `/api/games/${growth.large.game.slug}/scores?period=${period}` })) });
+      boards.push(small, large);
+    }
+    const healthEnd = add({ id: 'health-end', label: 'GET /health/live again (drift check)', section: 'baseline', baseline: 'health', measurement: await health() });
+
+    // ---- targets (ratios within this run)
+    target(ic, '>= 0.40 of sql, p99 < 25 ms, no errors', (ic.ratio ?? 0) >= 0.4 && ic.measurement.p99 < 25 && ic.measurement.errors === 0);
+    for (const row of [lbAll, lbWeek, boards[0], boards[2]]) target(row, '>= 0.80 of health', (row.ratio ?? 0) >= 0.8);
+    target(g2, '>= 0.90 of small', (g2.ratio ?? 0) >= 0.9);
+    for (const row of [boards[1], boards[3]]) target(row, '>= 0.90 of small', (row.ratio ?? 0) >= 0.9);
+    const rssMax = Math.max(...report.rows.map((r) => r.measurement.rssMaxMb));
+    report.extras['server RSS max under load (MB)'] = Math.round(rssMax);
+    report.extras['server RSS target (< 250 MB)'] = rssMax < 250 ? 'met' : 'MISSED';
+    report.extras['health drift (end / start)'] = Number((healthEnd.ratio ?? 0).toFixed(2));
+
+    // ---- direct board queries (no cache, no HTTP): the index at both sizes
+    const week = weekStartOf(new Date());
+    const direct: Record<string, number> = {};
+    for (const size of ['small', 'large'] as const) {
+      direct[`all, ${growth[size].scores} scores`] = await timeQuery(pool, BOARD_ALL_SQL, [growth[size].game.gameId], 200);
+      direct[`week, ${growth[size].scores} scores`] = await timeQuery(pool, BOARD_WEEK_SQL, [growth[size].game.gameId, week], 200);
+    }
+    report.extras['board SQL, mean ms per query (no cache)'] = direct;
+
+    // ---- a new qualifying score reaches the board
+    report.extras['new top score visible on the board after (ms)'] = await boardFreshness(url, players[0].cookie, world.main);
+
+    const after = await checkInvariants(pool);
+    report.extras['money invariants after the run'] = after.ok ? `hold (${after.totals.ledgerEntries} ledger entries, ${after.totals.insertions} insertions, ${after.totals.scores} scores)` : `BROKEN: ${JSON.stringify(after.violations).slice(0, 500)}`;
+
+    await svc.stop();
+    service = undefined;
+    // ---- round trips per request, counted on an in-process instance of the same app
+    report.queries = await countQueries(db.url, {
+      cookie: players[1].cookie,
+      coinSessions: coinSessions.filter((_, i) => i % players.length === 1).slice(0, 11).map((s) => s.sessionId),
+      game: world.main,
+      insertionId: insertionIds[0],
+      liveKey: world.liveKey,
+    });
+  } finally {
+    if (service) await service.stop();
+    await pool.end();
+    await db.dispose();
+  }
+
+  const elapsed = (Date.now() - started) / 1000;
+  report.extras['bench wall time (s)'] = Math.round(elapsed);
+  const files = await writeReport(report, resolve(__dirname, '../../bench/results'));
+  process.stdout.write('\n' + textTable(report) + '\n\n');
+  for (const [k, v] of Object.entries(report.extras)) process.stdout.write(`${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}\n`);
+  if (report.queries) process.stdout.write(`round trips per request: ${JSON.stringify(report.queries)}\n`);
+  process.stdout.write(`\nwritten: ${files.join(', ')}\n`);
+}
+
+/** Saves a new all-time best and polls the public board until it shows (or 5 s pass). */
+async function boardFreshness(url: string, cookie: string, game: Game): Promise<number | string> {
+  const player = new Caller(url, cookie);
+  const { sessionId } = await player.post<{ sessionId: string }>('/api/play/sessions', { gameSlug: game.slug });
+  await player.post(`/api/play/sessions/${sessionId}/insert-coin`, { idempotencyKey: freshKey('fresh') });
+  const saved = await player.post<{ scoreId: string; qualifies: boolean }>(`/api/play/sessions/${sessionId}/score`, { score: 9_000_000_000_000, idempotencyKey: freshKey('fresh') });
+  const t0 = performance.now();
+  while (performance.now() - t0 < 5000) {
+    const board = await player.get<{ scores: { score: string }[] }>(`/api/games/${game.slug}/scores?period=all`);
+    if (board.scores[0]?.score === '9000000000000') return Math.round(performance.now() - t0);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return `not visible after 5 s (qualifies: ${saved.qualifies})`;
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,75 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { freePort } from '../src/database/embedded-postgres';
+
+export const MAIN = resolve(__dirname, '../src/main.js');
+
+export interface BenchService {
+  url: string;
+  pid: number;
+  /** Resident set size of the service process right now, in MB. */
+  rssMb(): number;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/** Reads VmRSS (kB) from /proc; 0 when the process is gone. */
+export function rssMbOf(pid: number): number {
+  try {
+    const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) / 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** The built service as a real child process in production mode, as it runs in a deployment. */
+export async function startBenchService(env: Record<string, string>): Promise<BenchService> {
+  const port = await freePort();
+  let out = '';
+  const child: ChildProcess = spawn(process.execPath, [MAIN], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      NODE_ENV: 'production',
+      SEED_DEMO: 'false',
+      LOG_LEVEL: 'warn',
+      ...env,
+      PORT: String(port),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  // Keep the tail only: a long run must not grow the bench's own memory.
+  const keep = (d: Buffer) => (out = (out + d.toString()).slice(-20_000));
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  const exited = new Promise<void>((res) => child.on('exit', () => res()));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`service exited with ${child.exitCode}:\n${out}`);
+    try {
+      const res = await fetch(`${url}/health/ready`);
+      if (res.status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`service not ready within 60 s:\n${out}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    url,
+    pid: child.pid!,
+    rssMb: () => rssMbOf(child.pid!),
+    output: () => out,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      const force = setTimeout(() => child.kill('SIGKILL'), 12_000);
+      await exited;
+      clearTimeout(force);
+    },
+  };
+}

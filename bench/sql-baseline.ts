@@ -1,0 +1,190 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { Client } from 'pg';
+import { requestFingerprint } from '../src/modules/idempotency/idempotency.fingerprint';
+import type { Measurement } from './load';
+import { sampleMax } from './load';
+
+/**
+ * The database ceiling of insert-coin: the statements the service sends for one paid insert-coin,
+ * in the same order, as named prepared statements, straight through `pg` with no HTTP and no
+ * framework. Copied from the repositories (keep in step with them):
+ *   LoginSessionRepository.resolve, IdempotencyRepository.find, PlaySessionRepository.byId,
+ *   then one transaction: IdempotencyRepository.claim, WalletRepository.lock,
+ *   WalletRepository.payForInsertion, PlaySessionRepository.touch, IdempotencyRepository.complete.
+ * `core` runs only the money transaction (lock, debit + insertion + earning), the pgbench-style figure.
+ */
+const AUTH = `SELECT s.id AS login_session_id, a.id AS account_id, a.email, a.email_verified_at IS NOT NULL AS email_verified,
+              a.display_name, a.is_admin, d.id AS developer_id, p.id AS player_id, w.id AS wallet_id
+         FROM login_sessions s
+         JOIN accounts a ON a.id = s.account_id
+         LEFT JOIN developers d ON d.account_id = a.id
+         LEFT JOIN players p ON p.account_id = a.id
+         LEFT JOIN wallets w ON w.player_id = p.id
+        WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND s.expires_at > now()`;
+const IDEM_FIND = 'SELECT fingerprint, status_code, response FROM idempotency_keys WHERE caller = $1 AND key = $2';
+const SESSION = `SELECT ps.id, ps.game_id AS "gameId", ps.game_version_id AS "gameVersionId", g.developer_id AS "developerId",
+  ps.player_id AS "playerId", ps.player_ref AS "playerRef", ps.test_mode AS "testMode", ps.coins_per_credit AS "coinsPerCredit",
+  ps.started_at AS "startedAt", ps.last_seen_at AS "lastSeenAt", ps.ended_at AS "endedAt",
+  (ps.ended_at IS NULL AND ps.last_seen_at > now() - make_interval(secs => $2)) AS active FROM play_sessions ps JOIN games g ON g.id = ps.game_id WHERE ps.id = $1`;
+const IDEM_CLAIM = 'INSERT INTO idempotency_keys (caller, key, fingerprint) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING 1 AS claimed';
+const LOCK = 'SELECT 1 FROM wallets WHERE id = $1 FOR UPDATE';
+const PAY = `WITH last AS (
+         SELECT seq, balance_after FROM ledger_entries WHERE wallet_id = $1 ORDER BY seq DESC LIMIT 1
+       ), debit AS (
+         INSERT INTO ledger_entries (wallet_id, seq, delta, balance_after, kind)
+         SELECT $1, last.seq + 1, -$2::integer, last.balance_after - $2, 'debit' FROM last WHERE last.balance_after >= $2
+         RETURNING id, balance_after
+       ), insertion AS (
+         INSERT INTO insertions (id, play_session_id, game_id, player_id, ledger_entry_id, coins)
+         SELECT $3, $4, $5, $6, debit.id, $2 FROM debit
+         RETURNING id, created_at
+       ), earning AS (
+         INSERT INTO developer_earnings (insertion_id, developer_id, game_id, coins, gross_mills, earned_mills)
+         SELECT insertion.id, $7, $5, $2, $8, $9 FROM insertion
+         RETURNING id
+       )
+       SELECT COALESCE((SELECT balance_after FROM last), 0) AS balance_before,
+              (SELECT balance_after FROM debit) AS balance_after,
+              (SELECT created_at FROM insertion) AS created_at`;
+const TOUCH = 'UPDATE play_sessions SET last_seen_at = GREATEST(last_seen_at, now()) WHERE id = $1';
+const IDEM_COMPLETE = 'UPDATE idempotency_keys SET status_code = $3, response = $4 WHERE caller = $1 AND key = $2';
+
+const names = new Map<string, string>();
+function q(client: Client, text: string, values: unknown[]) {
+  let name = names.get(text);
+  if (!name) names.set(text, (name = 'b' + createHash('sha1').update(text).digest('hex').slice(0, 20)));
+  return client.query({ name, text, values });
+}
+
+export interface BaselineSession {
+  sessionId: string;
+  /** `auth_session=<token>` */
+  cookie: string;
+}
+
+export interface BaselineTarget {
+  sessionId: string;
+  tokenHash: Buffer;
+  accountId: string;
+  walletId: string;
+  playerId: string;
+  gameId: string;
+  developerId: string;
+}
+
+/** Resolves what the service would know about each session before the load (not measured). */
+export async function prepareBaseline(url: string, sessions: BaselineSession[]): Promise<BaselineTarget[]> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    const out: BaselineTarget[] = [];
+    for (const s of sessions) {
+      const tokenHash = createHash('sha256').update(s.cookie.slice('auth_session='.length)).digest();
+      const { rows } = await client.query(
+        `SELECT p.account_id, w.id AS wallet_id, p.id AS player_id, ps.game_id, g.developer_id
+           FROM play_sessions ps JOIN players p ON p.id = ps.player_id JOIN wallets w ON w.player_id = p.id JOIN games g ON g.id = ps.game_id
+          WHERE ps.id = $1`,
+        [s.sessionId],
+      );
+      const r = rows[0];
+      out.push({ sessionId: s.sessionId, tokenHash, accountId: r.account_id, walletId: r.wallet_id, playerId: r.player_id, gameId: r.game_id, developerId: r.developer_id });
+    }
+    return out;
+  } finally {
+    await client.end();
+  }
+}
+
+async function insertCoin(client: Client, t: BaselineTarget, full: boolean, seq: number): Promise<void> {
+  const caller = `account:${t.accountId}`;
+  const key = `baseline-${process.pid}-${seq}`;
+  const fingerprint = requestFingerprint('insert-coin', t.sessionId, { idempotencyKey: key });
+  if (full) {
+    await q(client, AUTH, [t.tokenHash]);
+    await q(client, IDEM_FIND, [caller, key]);
+    await q(client, SESSION, [t.sessionId, 1800]);
+  }
+  await client.query('START TRANSACTION');
+  try {
+    if (full) await q(client, IDEM_CLAIM, [caller, key, fingerprint]);
+    await q(client, LOCK, [t.walletId]);
+    const insertionId = randomUUID();
+    const { rows } = await q(client, PAY, [t.walletId, 1, insertionId, t.sessionId, t.gameId, t.playerId, t.developerId, 250, 175]);
+    if (rows[0].balance_after === null) throw new Error('baseline wallet ran out of coins');
+    if (full) {
+      await q(client, TOUCH, [t.sessionId]);
+      const answer = { insertionId, creditsGranted: 1, coinsSpent: 1, balance: Number(rows[0].balance_after), testMode: false, replayed: false };
+      await q(client, IDEM_COMPLETE, [caller, key, 200, JSON.stringify(answer)]);
+    }
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+/**
+ * `connections` workers, each with its own connection, run the sequence back to back over the
+ * targets round-robin for `seconds` (after `warmupSeconds` not measured).
+ */
+export async function runSqlBaseline(
+  url: string,
+  targets: BaselineTarget[],
+  options: { connections: number; seconds: number; warmupSeconds: number; full: boolean; rssMb: () => number },
+): Promise<Measurement> {
+  const clients = await Promise.all(
+    Array.from({ length: options.connections }, async () => {
+      const c = new Client({ connectionString: url, application_name: 'arcade-bench-baseline' });
+      await c.connect();
+      return c;
+    }),
+  );
+  let next = 0;
+  let seq = 0;
+  const run = async (seconds: number, latencies: number[] | null) => {
+    let errors = 0;
+    const until = performance.now() + seconds * 1000;
+    await Promise.all(
+      clients.map(async (client) => {
+        while (performance.now() < until) {
+          const t = targets[next++ % targets.length];
+          const start = performance.now();
+          try {
+            await insertCoin(client, t, options.full, ++seq);
+            latencies?.push(performance.now() - start);
+          } catch {
+            errors++;
+          }
+        }
+      }),
+    );
+    return errors;
+  };
+  try {
+    if (options.warmupSeconds) await run(options.warmupSeconds, null);
+    const latencies: number[] = [];
+    const stop = sampleMax(options.rssMb);
+    const started = performance.now();
+    const errors = await run(options.seconds, latencies);
+    const seconds = (performance.now() - started) / 1000;
+    const rssMaxMb = stop();
+    latencies.sort((a, b) => a - b);
+    return {
+      requests: latencies.length,
+      seconds,
+      rps: latencies.length / seconds,
+      p50: Math.round(percentile(latencies, 50) * 100) / 100,
+      p99: Math.round(percentile(latencies, 99) * 100) / 100,
+      errors,
+      statuses: {},
+      rssMaxMb,
+    };
+  } finally {
+    await Promise.all(clients.map((c) => c.end()));
+  }
+}
