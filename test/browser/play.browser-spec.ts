@@ -42,12 +42,17 @@ describe('playing in a real browser: host page, SDK bridge, demo game', () => {
     return frame;
   }
 
-  it('sends a signed-out visitor to the login page and back', async () => {
+  it('sends a signed-out visitor to the login page, and back to the game once signed in', async () => {
     const context = await newContext(world);
     const page = await context.newPage();
     await page.goto('/play/coin-clicker');
     expect(new URL(page.url()).pathname).toBe('/auth/login');
     expect(new URL(page.url()).searchParams.get('next')).toBe('/play/coin-clicker');
+    await page.locator('#signin-email').fill(DEMO.player.email);
+    await page.locator('#signin-password').fill(DEMO.player.password);
+    await page.locator('#signin button[type="submit"]').click();
+    await page.waitForURL('**/play/coin-clicker');
+    await page.frameLocator('[data-testid="game-frame"]').locator('#hello').filter({ hasText: 'Hi Demo Player' }).waitFor();
     await context.close();
   });
 
