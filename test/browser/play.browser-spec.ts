@@ -181,6 +181,27 @@ describe('playing in a real browser: host page, SDK bridge, demo game', () => {
     await context.close();
   });
 
+  it('says when the play session has expired and offers a new one', async () => {
+    const context = await newContext(world);
+    await signIn(context, DEMO.player.email, DEMO.player.password);
+    const { page, game } = await openGame(context);
+    const player = await playerId(DEMO.player.email);
+    const before = (await insertionsOf(player)).length;
+    const current = await world.t.db.query('SELECT id FROM play_sessions WHERE player_id = $1 ORDER BY started_at DESC LIMIT 1', [player]);
+    // The session ends elsewhere (another tab, say): the next coin is refused with 410.
+    const ended = await context.request.post(`/api/play/sessions/${current.rows[0].id}/end`);
+    expect(ended.status()).toBe(200);
+    await game.locator('#insert-coin').click();
+    await page.getByTestId('message').filter({ hasText: 'expired' }).waitFor();
+    await game.locator('#status').filter({ hasText: 'expired' }).waitFor();
+    expect((await insertionsOf(player)).length).toBe(before);
+    await page.getByRole('button', { name: 'Start a new session' }).click();
+    await page.frameLocator('[data-testid="game-frame"]').locator('#hello').filter({ hasText: 'Hi Demo Player' }).waitFor();
+    const sessions = await world.t.db.query('SELECT id FROM play_sessions WHERE player_id = $1 ORDER BY started_at DESC LIMIT 1', [player]);
+    expect(sessions.rows[0].id).not.toBe(current.rows[0].id);
+    await context.close();
+  });
+
   it('ends the play session when the player leaves the page', async () => {
     const context = await newContext(world);
     await signIn(context, DEMO.player.email, DEMO.player.password);
