@@ -182,6 +182,10 @@ describe('achievement unlocks: POST /api/v1/sessions/{id}/achievements (spec §3
     await t.http().post(`/api/play/sessions/${sessionId}/end`).set('Cookie', player.cookie).expect(200);
     expect((await unlock(player, sessionId, 'k').expect(410)).body.error).toBe('SESSION_EXPIRED');
     expect((await unlock(player, sessionId, 'unknown-key').expect(410)).body.error).toBe('SESSION_EXPIRED');
+    // Idle for 31 minutes (only the clock can be moved for this).
+    const idle = await startSession(t, player, game.slug);
+    await t.db.query(`UPDATE play_sessions SET last_seen_at = now() - interval '31 minutes' WHERE id = $1`, [idle.sessionId]);
+    expect((await unlock(player, idle.sessionId, 'k').expect(410)).body.error).toBe('SESSION_EXPIRED');
     expect(await unlockRows(player.playerId)).toHaveLength(0);
   });
 

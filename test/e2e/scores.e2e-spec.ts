@@ -1,6 +1,6 @@
 import { weekStartOf } from '../../src/modules/scoring/leaderboard.rules';
 import type { TestApp } from '../support/app';
-import { createDeveloper, createGame, createWorldApp, Developer, publishGame, signUpPlayer, signUpVerifiedPlayer } from '../support/factories';
+import { adminCookie, createDeveloper, createGame, createWorldApp, Developer, publishGame, signUpPlayer, signUpVerifiedPlayer } from '../support/factories';
 import {
   fundPlayer,
   getBoard,
@@ -194,6 +194,14 @@ describe('player scores, initials and the leaderboard (spec §3.2, §4.5–4.7)'
       await t.http().post(`/api/play/sessions/${sessionId}/end`).set('Cookie', player.cookie).expect(200);
       expect((await postScore(t, player, sessionId, 78).expect(410)).body.error).toBe('SESSION_EXPIRED');
       expect((await postScore(t, player, sessionId, 77, key).expect(200)).body).toEqual({ ...first.body, replayed: true });
+    });
+
+    it('answers 410 SESSION_EXPIRED after 30 idle minutes', async () => {
+      const { sessionId } = await paidSession(t, player, game.slug);
+      // Only the clock can be moved for this: the session was last seen 31 minutes ago.
+      await t.db.query(`UPDATE play_sessions SET last_seen_at = now() - interval '31 minutes' WHERE id = $1`, [sessionId]);
+      expect((await postScore(t, player, sessionId, 1).expect(410)).body.error).toBe('SESSION_EXPIRED');
+      expect((await t.db.query('SELECT 1 FROM scores WHERE play_session_id = $1', [sessionId])).rowCount).toBe(0);
     });
 
     it('checks sign-in, e-mail and link first (401, 403, 403)', async () => {
@@ -413,6 +421,10 @@ describe('player scores, initials and the leaderboard (spec §3.2, §4.5–4.7)'
       const published = await publishGame(t, dev);
       await t.http().post(`/api/portal/games/${published.gameId}/unpublish`).set('Cookie', dev.cookie).expect(200);
       expect((await getBoard(t, published.slug).expect(404)).body.error).toBe('NOT_FOUND');
+      const suspended = await publishGame(t, dev);
+      await getBoard(t, suspended.slug).expect(200);
+      await t.http().post(`/api/admin/games/${suspended.gameId}/suspend`).set('Cookie', await adminCookie(t)).expect(200);
+      expect((await getBoard(t, suspended.slug).expect(404)).body.error).toBe('NOT_FOUND');
       expect((await t.http().get('/api/games/Bad_Slug/scores').expect(400)).body.error).toBe('INVALID_REQUEST');
       expect((await t.http().get(`/api/games/${'a'.repeat(65)}/scores`).expect(400)).body.error).toBe('INVALID_REQUEST');
       expect((await t.http().get(`/api/games/${published.slug}/scores?period=month`).expect(400)).body.error).toBe('INVALID_REQUEST');

@@ -23,12 +23,12 @@ export interface Leaderboard {
 interface Cached {
   gameId: string;
   expiresAt: number;
-  board: Leaderboard;
+  scores: LeaderboardEntry[];
 }
 
 /**
- * A board may be served from this process's cache for this long: a new score shows on every
- * instance within a second (on the instance that saved it, at once).
+ * A board's entries may be served from this process's cache for this long: a new score shows on
+ * every instance within a second (on the instance that saved it, at once).
  */
 const CACHE_TTL_MS = 500;
 const CACHE_MAX_ENTRIES = 5000;
@@ -41,19 +41,21 @@ export class LeaderboardService {
   constructor(private readonly scores: ScoringRepository, private readonly games: GamesService) {}
 
   async board(slug: string, period: Period): Promise<Leaderboard> {
-    const cacheKey = `${period}:${slug}`;
-    const hit = this.cache.get(cacheKey);
-    if (hit && hit.expiresAt > Date.now()) return hit.board;
-
+    // The game is looked up every time (one unique-index probe), so unpublishing shows at once.
     const game = await this.games.findBySlug(slug);
     // Unpublished and suspended games answer exactly as unknown slugs do (CONTRACT §16.13).
     if (!game || game.status !== 'published') throw new NotFoundError('No published game with this slug.');
-    const rows = period === 'week' ? await this.scores.boardWeek(game.id, weekStartOf(new Date())) : await this.scores.boardAll(game.id);
-    const board: Leaderboard = { slug, period, scores: rows.map(toEntry) };
 
+    const weekStart = weekStartOf(new Date());
+    const cacheKey = `${game.id}:${period === 'week' ? weekStart : 'all'}`;
+    const hit = this.cache.get(cacheKey);
+    if (hit && hit.expiresAt > Date.now()) return { slug, period, scores: hit.scores };
+
+    const rows = period === 'week' ? await this.scores.boardWeek(game.id, weekStart) : await this.scores.boardAll(game.id);
+    const scores = rows.map(toEntry);
     if (this.cache.size >= CACHE_MAX_ENTRIES) this.cache.clear();
-    this.cache.set(cacheKey, { gameId: game.id, expiresAt: Date.now() + CACHE_TTL_MS, board });
-    return board;
+    this.cache.set(cacheKey, { gameId: game.id, expiresAt: Date.now() + CACHE_TTL_MS, scores });
+    return { slug, period, scores };
   }
 
   /** Where `candidate` stands against the all-time board as it is now (CONTRACT §16.7). */
