@@ -1,0 +1,175 @@
+/**
+ * Generators for property-based fuzzing (fast-check) driven by the served OpenAPI document:
+ * request bodies from and around each operation's schema, path ids, query strings, headers,
+ * cookies and API keys, valid and hostile alike.
+ */
+import fc from 'fast-check';
+import { ERROR_CODES } from '../../src/errors/error-status';
+
+export type Schema = Record<string, unknown>;
+export interface OpenApiDoc {
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, Schema> };
+}
+export interface Operation {
+  operationId?: string;
+  parameters?: { name: string; in: string; schema?: Schema; required?: boolean }[];
+  requestBody?: { content?: Record<string, { schema?: Schema }> };
+  security?: Record<string, string[]>[];
+}
+
+/** Strings that have broken parsers, queries and validators elsewhere. */
+export const HOSTILE_STRINGS = [
+  "' OR '1'='1",
+  "'; DROP TABLE ledger_entries; --",
+  '1; SELECT pg_sleep(10)',
+  "Robert'); DELETE FROM wallets;--",
+  '" OR ""="',
+  '$1',
+  '\\',
+  '%',
+  '%00',
+  '\u0000',
+  '../../etc/passwd',
+  '{{7*7}}',
+  '${jndi:ldap://x}',
+  '<script>alert(1)</script>',
+  '😀🎮👾',
+  'ｆｕｌｌｗｉｄｔｈ',
+  '\u202e\u0645\u0631\u062d\u0628\u0627',
+  ' ',
+  '',
+  '-1',
+  'NaN',
+  '1e309',
+  '9007199254740993',
+  'null',
+  'true',
+  '00000000-0000-0000-0000-000000000000',
+  'test_00000000',
+  'svc_live_',
+  'a'.repeat(65),
+  'A'.repeat(300),
+  '__proto__',
+  'constructor',
+];
+
+export const hostileString: fc.Arbitrary<string> = fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom(...HOSTILE_STRINGS) },
+  { weight: 2, arbitrary: fc.string({ maxLength: 80 }) },
+  { weight: 2, arbitrary: fc.string({ unit: 'grapheme', maxLength: 40 }) },
+  { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 40 }) },
+);
+
+/** Any JSON value, hostile strings included. */
+export const anyJson: fc.Arbitrary<unknown> = fc.oneof(
+  fc.jsonValue({ maxDepth: 3 }),
+  hostileString,
+  fc.constantFrom(null, true, false, 0, -1, 1.5, 9007199254740992, -9007199254740992, 1e308, [], {}),
+);
+
+export function resolveRef(doc: OpenApiDoc, schema: Schema | undefined): Schema | undefined {
+  let current = schema;
+  for (let i = 0; i < 10 && current && typeof current.$ref === 'string'; i++) {
+    current = doc.components.schemas[(current.$ref as string).replace('#/components/schemas/', '')];
+  }
+  return current;
+}
+
+/** Values that follow the schema (examples first), so that some requests reach deep code. */
+export type Hints = Record<string, fc.Arbitrary<unknown>>;
+
+export function fromSchema(doc: OpenApiDoc, raw: Schema | undefined, depth = 0, hints: Hints = {}): fc.Arbitrary<unknown> {
+  const schema = resolveRef(doc, raw);
+  if (!schema || depth > 4) return fc.jsonValue({ maxDepth: 1 });
+  const alternatives = (schema.oneOf ?? schema.anyOf ?? schema.allOf) as Schema[] | undefined;
+  if (alternatives?.length) return fc.oneof(...alternatives.map((s) => fromSchema(doc, s, depth + 1, hints)));
+  if (Array.isArray(schema.enum) && schema.enum.length) return fc.constantFrom(...(schema.enum as unknown[]));
+  const types = Array.isArray(schema.type) ? (schema.type as string[]) : [schema.type as string | undefined];
+  const typed = types.map((type): fc.Arbitrary<unknown> => {
+    switch (type) {
+      case 'null':
+        return fc.constant(null);
+      case 'boolean':
+        return fc.boolean();
+      case 'integer': {
+        const min = typeof schema.minimum === 'number' ? schema.minimum : -1000;
+        const max = typeof schema.maximum === 'number' ? Math.min(schema.maximum, Number.MAX_SAFE_INTEGER) : 100000;
+        return fc.integer({ min: Math.max(min, Number.MIN_SAFE_INTEGER), max });
+      }
+      case 'number':
+        return fc.double({ noNaN: true, noDefaultInfinity: true });
+      case 'string': {
+        const options: fc.Arbitrary<string>[] = [];
+        if (typeof schema.pattern === 'string') {
+          const min = typeof schema.minLength === 'number' ? schema.minLength : 0;
+          const max = typeof schema.maxLength === 'number' ? schema.maxLength : 200;
+          options.push(fc.stringMatching(new RegExp(schema.pattern as string)).filter((s) => s.length >= min && s.length <= max));
+        } else {
+          options.push(fc.string({ minLength: Number(schema.minLength ?? 0), maxLength: Math.min(Number(schema.maxLength ?? 40), 40) }));
+        }
+        return fc.oneof(...options);
+      }
+      case 'array':
+        return fc.array(fromSchema(doc, schema.items as Schema, depth + 1, hints), { maxLength: 3 });
+      default: {
+        const properties = (schema.properties ?? {}) as Record<string, Schema>;
+        const required = (schema.required ?? []) as string[];
+        return fc.record(
+          Object.fromEntries(
+            Object.entries(properties).map(([name, prop]) => [
+              name,
+              hints[name] ? fc.oneof({ weight: 4, arbitrary: hints[name]! }, { weight: 1, arbitrary: fromSchema(doc, prop, depth + 1, hints) }) : fromSchema(doc, prop, depth + 1, hints),
+            ]),
+          ),
+          { requiredKeys: required.filter((name) => name in properties) },
+        );
+      }
+    }
+  });
+  const example = schema.example !== undefined ? [fc.constant(schema.example)] : [];
+  return example.length ? fc.oneof({ weight: 2, arbitrary: example[0]! }, { weight: 3, arbitrary: fc.oneof(...typed) }) : fc.oneof(...typed);
+}
+
+/** A body around the schema: valid, one field broken, an extra property, or something else entirely. */
+export function bodyAround(doc: OpenApiDoc, schema: Schema | undefined, hints: Hints = {}): fc.Arbitrary<unknown> {
+  const valid = fromSchema(doc, schema, 0, hints);
+  const sneaky = fc.constantFrom('isAdmin', 'balance', 'developerId', 'playerId', 'coins', 'testMode', 'role', 'roles', '__proto__', 'constructor', 'status');
+  const mutated = fc.tuple(valid, fc.nat(), sneaky, anyJson, fc.nat({ max: 4 })).map(([body, pick, extra, value, how]) => {
+    if (!body || typeof body !== 'object' || Array.isArray(body)) return value;
+    const copy: Record<string, unknown> = { ...(body as Record<string, unknown>) };
+    const keys = Object.keys(copy);
+    const key = keys.length ? keys[pick % keys.length]! : undefined;
+    switch (how) {
+      case 0:
+        Object.defineProperty(copy, extra, { value, enumerable: true, configurable: true, writable: true });
+        return copy;
+      case 1:
+        if (key) delete copy[key];
+        return copy;
+      case 2:
+        if (key) copy[key] = value;
+        return copy;
+      case 3:
+        if (key) copy[key] = HOSTILE_STRINGS[pick % HOSTILE_STRINGS.length];
+        return copy;
+      default:
+        if (key) copy[key] = 'x'.repeat(5000);
+        return copy;
+    }
+  });
+  return fc.oneof({ weight: 3, arbitrary: valid }, { weight: 5, arbitrary: mutated }, { weight: 1, arbitrary: anyJson });
+}
+
+/** Checks one answer: never a 5xx, every error in the flat shape with a known code. */
+export function assertAnswer(res: { status: number; headers: Record<string, string>; body: unknown; text: string }, what: string): void {
+  if (res.status >= 500) throw new Error(`${what} → ${res.status} ${res.text.slice(0, 300)}`);
+  if (res.status < 400) return;
+  const type = res.headers['content-type'] ?? '';
+  if (!type.startsWith('application/json')) throw new Error(`${what} → ${res.status} with content-type ${type}: ${res.text.slice(0, 200)}`);
+  const body = res.body as { error?: unknown; message?: unknown };
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new Error(`${what} → ${res.status} body is not an object`);
+  if (typeof body.error !== 'string' || !(ERROR_CODES as string[]).includes(body.error) || typeof body.message !== 'string') {
+    throw new Error(`${what} → ${res.status} not the flat error shape: ${res.text.slice(0, 300)}`);
+  }
+}
