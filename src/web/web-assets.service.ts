@@ -37,6 +37,31 @@ const BUNDLES = {
   pages: 'pages/pages.browser.ts',
 } as const;
 
+let bundling: Promise<Map<keyof typeof BUNDLES, Asset>> | undefined;
+
+/** Bundles once per process (tests start many apps), in memory. */
+function bundled(): Promise<Map<keyof typeof BUNDLES, Asset>> {
+  bundling ??= build({
+    entryPoints: Object.fromEntries(Object.entries(BUNDLES).map(([name, file]) => [name, join(WEB_SOURCE_DIR, file)])),
+    bundle: true,
+    write: false,
+    format: 'iife',
+    target: 'es2020',
+    minify: true,
+    legalComments: 'none',
+    outdir: '/out',
+    logLevel: 'silent',
+  }).then((result) => {
+    const assets = new Map<keyof typeof BUNDLES, Asset>();
+    for (const output of result.outputFiles) {
+      const name = output.path.replace(/^.*\//, '').replace(/\.js$/, '') as keyof typeof BUNDLES;
+      assets.set(name, { body: Buffer.from(output.contents), contentType: CONTENT_TYPES['.js'] });
+    }
+    return assets;
+  });
+  return bundling;
+}
+
 /**
  * Everything the browser side serves: the SDK and page scripts (bundled once at start-up), the
  * stylesheet, the SDK's type declarations and the demo games' static files.
@@ -47,21 +72,7 @@ export class WebAssetsService implements OnModuleInit {
   private readonly files = new Map<string, Asset>();
 
   async onModuleInit(): Promise<void> {
-    const result = await build({
-      entryPoints: Object.fromEntries(Object.entries(BUNDLES).map(([name, file]) => [name, join(WEB_SOURCE_DIR, file)])),
-      bundle: true,
-      write: false,
-      format: 'iife',
-      target: 'es2020',
-      minify: true,
-      legalComments: 'none',
-      outdir: '/out',
-      logLevel: 'silent',
-    });
-    for (const output of result.outputFiles) {
-      const name = output.path.replace(/^.*\//, '').replace(/\.js$/, '') as keyof typeof BUNDLES;
-      this.bundles.set(name, { body: Buffer.from(output.contents), contentType: CONTENT_TYPES['.js'] });
-    }
+    for (const [name, asset] of await bundled()) this.bundles.set(name, asset);
     this.addFile('/assets/arcade.css', join(WEB_SOURCE_DIR, 'assets', 'arcade.css'));
     this.addFile('/sdk/v1.d.ts', join(WEB_SOURCE_DIR, 'sdk', 'arcade-sdk.d.ts'));
     const demoRoot = join(WEB_SOURCE_DIR, 'demo-games');
