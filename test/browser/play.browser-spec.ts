@@ -292,6 +292,7 @@ describe('playing in a real browser: host page, SDK bridge, demo game', () => {
       await signIn(context, DEMO.player.email, DEMO.player.password);
       const { page } = await openGame(context);
       expect((await context.cookies()).map((c) => c.name)).toContain('auth_session');
+      expect(await page.getByTestId('game-frame').getAttribute('sandbox')).toBe('allow-scripts');
       const seen = await gameFrame(page).evaluate(() => {
         let cookie: string;
         try {

@@ -1,4 +1,6 @@
 import { createTestApp, TestApp } from '../support/app';
+import { logIn } from '../support/factories';
+import { DEMO } from '../../src/web/demo-seed.service';
 
 describe('browser side: SDK files, pages, demo game (HTTP)', () => {
   let t: TestApp;
@@ -58,6 +60,34 @@ describe('browser side: SDK files, pages, demo game (HTTP)', () => {
   it('sends signed-out players from the host page to the login page with a way back', async () => {
     const res = await t.http().get('/play/coin-clicker').expect(302);
     expect(res.headers.location).toBe('/auth/login?next=%2Fplay%2Fcoin-clicker');
+  });
+
+  it('renders the host page for a signed-in player: the entry URL framed under a CSP that allows only it', async () => {
+    const cookie = await logIn(t, DEMO.player.email, DEMO.player.password);
+    const page = await t.http().get('/play/coin-clicker').set('Cookie', cookie).expect(200);
+    const csp = page.headers['content-security-policy'];
+    expect(csp).toContain("frame-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("connect-src 'self'");
+    expect(csp).not.toContain('unsafe');
+    expect(page.headers['x-frame-options']).toBe('DENY');
+    expect(page.headers['cache-control']).toBe('no-store');
+    expect(page.text).toContain('data-entry-url="/demo-games/coin-clicker/"');
+    expect(page.text).toContain('data-preview="false"');
+    expect(page.text).toContain('<script src="/assets/host.js" defer></script>');
+    for (const id of ['balance', 'message', 'celebration', 'initials-input', 'initials-submit']) expect(page.text).toContain(`data-testid="${id}"`);
+
+    await t.http().get('/play/no-such-game').set('Cookie', cookie).expect(404);
+    await t.http().get('/play/NOT_A_SLUG').set('Cookie', cookie).expect(404);
+  });
+
+  it('lets the owner preview the game, and nobody else', async () => {
+    const developer = await logIn(t, DEMO.developer.email, DEMO.developer.password);
+    const preview = await t.http().get('/play/coin-clicker?preview=1').set('Cookie', developer).expect(200);
+    expect(preview.text).toContain('data-preview="true"');
+    const player = await logIn(t, DEMO.player.email, DEMO.player.password);
+    const notOwner = await t.http().get('/play/coin-clicker?preview=1').set('Cookie', player).expect(200);
+    expect(notOwner.text).toContain('data-preview="false"');
   });
 
   it('serves the demo game as static files that only our own pages may frame', async () => {
