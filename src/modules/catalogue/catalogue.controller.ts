@@ -1,5 +1,5 @@
 import { Controller, Get, Param, Query, Req } from '@nestjs/common';
-import { ApiCookieAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiCookieAuth, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { ApiErrors } from '../../http/error-responses';
 import { COOKIE_SECURITY } from '../../http/openapi';
@@ -28,6 +28,7 @@ export class CatalogueController {
 
   @Get(':slug')
   @Public()
+  @ApiSecurity({})
   @ApiCookieAuth(COOKIE_SECURITY)
   @ApiOperation({
     summary: 'A published game with its achievements',

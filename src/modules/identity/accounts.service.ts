@@ -70,7 +70,8 @@ export class AccountsService {
       const token = await this.loginSessions.start(accountId);
       return { accountId, token, sendMail };
     });
-    await sendMail();
+    // In the background: a slow or unreachable mail server must not hold up (or fail) the sign-up.
+    void sendMail();
     return { accountId, token };
   }
 

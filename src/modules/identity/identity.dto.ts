@@ -79,13 +79,13 @@ export class UserResponseDto {
 }
 
 export class MeDto extends UserDto {
-  @ApiProperty({ description: 'Experience points (0 when not linked)', example: 50, minimum: 0 })
+  @ApiProperty({ description: 'Experience points (0 when not linked)', example: 50, minimum: 0, type: 'integer' })
   xp!: number;
 
-  @ApiProperty({ description: 'Arcade level: 1 + floor(xp / 100)', example: 1, minimum: 1 })
+  @ApiProperty({ description: 'Arcade level: 1 + floor(xp / 100)', example: 1, minimum: 1, type: 'integer' })
   level!: number;
 
-  @ApiProperty({ description: 'Wallet balance in coins; null when not linked', type: 'integer', nullable: true, example: 20 })
+  @ApiProperty({ description: 'Wallet balance in coins; null when not linked', type: 'integer', nullable: true, minimum: 0, example: 20 })
   balance!: number | null;
 
   @ApiProperty({ description: 'Saved high-score initials; null when none or not linked', type: 'string', nullable: true, example: 'ADA', pattern: '^[A-Z]{3}$' })

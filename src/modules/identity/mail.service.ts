@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import nodemailer, { Transporter } from 'nodemailer';
+import type SMTPTransport from 'nodemailer/lib/smtp-transport';
 import { CONFIG, Config } from '../../config';
 
 export interface OutgoingMail {
@@ -19,7 +20,16 @@ export class MailService implements OnModuleDestroy {
   private readonly from: string;
 
   constructor(@Inject(CONFIG) config: Config) {
-    this.transporter = config.mailTransport === 'console' ? undefined : nodemailer.createTransport(config.mailTransport);
+    this.transporter =
+      config.mailTransport === 'console'
+        ? undefined
+        : nodemailer.createTransport({
+            url: config.mailTransport,
+            // Give up on an unresponsive server in seconds, not nodemailer's default minutes.
+            connectionTimeout: 10_000,
+            greetingTimeout: 10_000,
+            socketTimeout: 30_000,
+          } as SMTPTransport.Options);
     this.from = `Arcade <no-reply@${new URL(config.publicOrigin).hostname}>`;
   }
 
