@@ -1,5 +1,5 @@
 import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Public } from '../http/public.decorator';
 import { GamesService } from '../modules/developer-portal/games.service';
@@ -28,7 +28,7 @@ function frameSource(entryUrl: string): string {
  * page that runs a game. Data comes from the public API in the browser; the host page alone is
  * rendered with the game's entry URL (CONTRACT §16.25).
  */
-@ApiExcludeController()
+@ApiTags('pages')
 @Controller()
 export class PagesController {
   constructor(
@@ -38,12 +38,20 @@ export class PagesController {
 
   @Get()
   @Public()
+  @ApiOperation({ summary: 'The catalogue page (HTML)', description: 'Published games, read by the page from GET /api/games.' })
+  @ApiProduces('text/html')
+  @ApiOkResponse({ description: 'The HTML page', content: { 'text/html': { schema: { type: 'string' } } } })
   catalogue(@Res() res: Response): void {
     sendPage(res, 200, cataloguePage());
   }
 
   @Get('games/:slug')
   @Public()
+  @ApiOperation({ summary: 'A game page (HTML): leaderboard (all time / this week) and achievements', description: 'Read by the page from GET /api/games/{slug} and GET /api/games/{slug}/scores; secret achievements are masked.' })
+  @ApiProduces('text/html')
+  @ApiOkResponse({ description: 'The HTML page', content: { 'text/html': { schema: { type: 'string' } } } })
+  @ApiParam({ name: 'slug', description: 'The game slug', example: 'coin-clicker', schema: { type: 'string', pattern: '^[a-z0-9-]+$', maxLength: 64 } })
+  @ApiNotFoundResponse({ description: 'No such published game (an HTML page)', content: { 'text/html': { schema: { type: 'string' } } } })
   async game(@Param('slug') slug: string, @Res() res: Response): Promise<void> {
     const game = SLUG.test(slug) ? await this.games.findBySlug(slug) : undefined;
     if (!game || game.status !== 'published') return sendPage(res, 404, messagePage('Game not found', 'There is no game at this address.'));
@@ -52,6 +60,18 @@ export class PagesController {
 
   @Get('play/:slug')
   @Public()
+  @ApiOperation({
+    summary: 'The host page (HTML) that runs a game',
+    description:
+      'Starts a play session (POST /api/play/sessions), embeds the game entry URL in `<iframe sandbox="allow-scripts">` and answers the SDK bridge ' +
+      'by calling the player endpoints with the cookie. Signed-out visitors are redirected to /auth/login?next=/play/{slug}.',
+  })
+  @ApiProduces('text/html')
+  @ApiOkResponse({ description: 'The HTML page', content: { 'text/html': { schema: { type: 'string' } } } })
+  @ApiParam({ name: 'slug', description: 'The game slug', example: 'coin-clicker', schema: { type: 'string', pattern: '^[a-z0-9-]+$', maxLength: 64 } })
+  @ApiQuery({ name: 'preview', required: false, enum: ['1', 'true'], description: 'Owner or admin: play a test-mode (preview) session' })
+  @ApiResponse({ status: 302, description: 'Not signed in: redirect to /auth/login?next=…', headers: { Location: { schema: { type: 'string' } } } })
+  @ApiNotFoundResponse({ description: 'No such game, or not playable by this user (an HTML page)', content: { 'text/html': { schema: { type: 'string' } } } })
   async play(@Param('slug') slug: string, @Query('preview') previewParam: unknown, @Req() req: Request, @Res() res: Response): Promise<void> {
     const auth = await this.loginSessions.resolve(readAuthToken(req));
     if (!auth) return res.redirect(302, `/auth/login?next=${encodeURIComponent(req.originalUrl)}`);

@@ -1,5 +1,5 @@
 import { Controller, Get, Param, Req, Res } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { ApiExcludeEndpoint, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { NotFoundError } from '../errors/app-error';
 import { Public } from '../http/public.decorator';
@@ -16,7 +16,7 @@ function sendShared(res: Response, asset: Asset, cacheControl: string): void {
 }
 
 /** Static browser files: the SDK (spec §9), page scripts and styles, and the demo games. */
-@ApiExcludeController()
+@ApiTags('sdk')
 @Controller()
 export class StaticController {
   constructor(private readonly assets: WebAssetsService) {}
@@ -24,6 +24,9 @@ export class StaticController {
   /** The latest 1.x: cached briefly so a new 1.x release reaches games soon. */
   @Get('sdk/v1.js')
   @Public()
+  @ApiOperation({ summary: 'The game SDK, latest 1.x', description: 'Always the latest 1.x release (now 1.1.0). `Cache-Control: public, max-age=300`; loadable from any origin. See docs/sdk.md.' })
+  @ApiProduces('text/javascript')
+  @ApiOkResponse({ description: 'The SDK bundle (defines window.ArcadeSDK, version 1.1.0)', content: { 'text/javascript': { schema: { type: 'string' } } } })
   sdkLatest(@Res() res: Response): void {
     sendShared(res, this.assets.bundle('sdk'), 'public, max-age=300');
   }
@@ -31,18 +34,25 @@ export class StaticController {
   /** A fixed release never changes. */
   @Get('sdk/v1.1.0.js')
   @Public()
+  @ApiOperation({ summary: 'The game SDK, release 1.1.0', description: 'A fixed release: `Cache-Control: public, max-age=31536000, immutable`; loadable from any origin.' })
+  @ApiProduces('text/javascript')
+  @ApiOkResponse({ description: 'The SDK bundle (defines window.ArcadeSDK, version 1.1.0)', content: { 'text/javascript': { schema: { type: 'string' } } } })
   sdkPinned(@Res() res: Response): void {
     sendShared(res, this.assets.bundle('sdk'), 'public, max-age=31536000, immutable');
   }
 
   @Get('sdk/v1.d.ts')
   @Public()
+  @ApiOperation({ summary: 'TypeScript declarations of the game SDK' })
+  @ApiProduces('application/typescript')
+  @ApiOkResponse({ description: 'Declarations of window.ArcadeSDK', content: { 'application/typescript': { schema: { type: 'string' } } } })
   sdkTypes(@Res() res: Response): void {
     sendShared(res, this.assets.file('/sdk/v1.d.ts')!, 'public, max-age=300');
   }
 
   @Get('assets/:name')
   @Public()
+  @ApiExcludeEndpoint()
   asset(@Param('name') name: string, @Res() res: Response): void {
     const asset =
       name === 'host.js' ? this.assets.bundle('host') : name === 'pages.js' ? this.assets.bundle('pages') : this.assets.file(`/assets/${name}`);
@@ -55,6 +65,7 @@ export class StaticController {
   /** Relative links in the game need the trailing slash. */
   @Get('demo-games/:game')
   @Public()
+  @ApiExcludeEndpoint()
   demoGameIndex(@Param('game') game: string, @Req() req: Request, @Res() res: Response): void {
     if (!this.assets.file(`/demo-games/${game}/index.html`)) throw new NotFoundError('No such game.');
     if (!req.path.endsWith('/')) return res.redirect(301, `/demo-games/${encodeURIComponent(game)}/`);
@@ -63,6 +74,7 @@ export class StaticController {
 
   @Get('demo-games/:game/:file')
   @Public()
+  @ApiExcludeEndpoint()
   demoGameFile(@Param('game') game: string, @Param('file') file: string, @Res() res: Response): void {
     const asset = this.assets.file(`/demo-games/${game}/${file}`);
     if (!asset) throw new NotFoundError('No such file.');
