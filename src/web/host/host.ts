@@ -365,6 +365,10 @@ export function startHost(doc: Document, win: Window): void {
 
   win.addEventListener('message', onMessage);
   win.addEventListener('pagehide', endSession);
+  // Back from the back/forward cache the old play session has ended: start a fresh one.
+  win.addEventListener('pageshow', (event) => {
+    if (event.persisted && ended) win.location.reload();
+  });
   celebrationClose.addEventListener('click', closeCelebration);
   celebration.addEventListener('keydown', (event) => {
     if (event.key === 'Escape') closeCelebration();
