@@ -68,7 +68,9 @@ describe('public catalogue (CONTRACT §5, §16.13, §16.19)', () => {
       ['a fractional limit', { limit: '2.5' }],
       ['an unreadable cursor', { cursor: 'not-a-cursor' }],
       ['a cursor of valid base64 but wrong content', { cursor: Buffer.from('{"a":1}').toString('base64url') }],
-      ['a cursor with a bad id', { cursor: Buffer.from(JSON.stringify(['2026-01-01 00:00:00+00', 'x'])).toString('base64url') }],
+      ['a cursor with a bad id', { cursor: Buffer.from(JSON.stringify(['2026-01-01T00:00:00.000000Z', 'x'])).toString('base64url') }],
+      ['a cursor with an impossible date', { cursor: Buffer.from(JSON.stringify(['2026-02-30T00:00:00.000000Z', '00000000-0000-4000-8000-000000000000'])).toString('base64url') }],
+      ['a cursor that is not JSON', { cursor: Buffer.from('[1,').toString('base64url') }],
       ['an unknown parameter', { page: '2' }],
     ])('answers 400 INVALID_REQUEST for %s', async (_name, query) => {
       const res = await t.http().get('/api/games').query(query).expect(400);

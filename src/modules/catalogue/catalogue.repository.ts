@@ -6,7 +6,7 @@ export interface CatalogueRow {
   slug: string;
   title: string;
   coins_per_credit: number;
-  /** Exact text of first_published_at (microseconds kept) for the cursor. */
+  /** first_published_at as ISO 8601 UTC with microseconds: exact, and independent of DateStyle. */
   published_at: string;
 }
 
@@ -28,14 +28,14 @@ export class CatalogueRepository {
   page(limit: number, after: { publishedAt: string; id: string } | undefined): Promise<CatalogueRow[]> {
     if (!after) {
       return this.uow.query<CatalogueRow>(
-        `SELECT id, slug, title, coins_per_credit, first_published_at::text AS published_at
+        `SELECT id, slug, title, coins_per_credit, to_char(first_published_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS published_at
            FROM games WHERE status = 'published'
           ORDER BY first_published_at DESC, id DESC LIMIT $1`,
         [limit],
       );
     }
     return this.uow.query<CatalogueRow>(
-      `SELECT id, slug, title, coins_per_credit, first_published_at::text AS published_at
+      `SELECT id, slug, title, coins_per_credit, to_char(first_published_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS published_at
          FROM games WHERE status = 'published' AND (first_published_at, id) < ($2::timestamptz, $3::uuid)
         ORDER BY first_published_at DESC, id DESC LIMIT $1`,
       [limit, after.publishedAt, after.id],

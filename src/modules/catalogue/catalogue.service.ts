@@ -26,7 +26,14 @@ export interface PublicGame extends CatalogueGame {
 /** What a secret achievement shows until the caller unlocks it. */
 export const HIDDEN = '???';
 
-const TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2})?$/;
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+
+/** A real instant in our cursor format (no 2026-02-30 reaching PostgreSQL as an error). */
+function isTimestamp(value: string): boolean {
+  if (!TIMESTAMP.test(value)) return false;
+  const parsed = new Date(value.slice(0, 23) + 'Z');
+  return !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 19) === value.slice(0, 19);
+}
 
 /** The opaque cursor: base64url of the last row's publication time and id. */
 export function encodeCursor(publishedAt: string, id: string): string {
@@ -36,7 +43,7 @@ export function encodeCursor(publishedAt: string, id: string): string {
 export function decodeCursor(cursor: string): { publishedAt: string; id: string } {
   try {
     const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(value) && value.length === 2 && typeof value[0] === 'string' && typeof value[1] === 'string' && TIMESTAMP.test(value[0]) && isUuid(value[1])) {
+    if (Array.isArray(value) && value.length === 2 && typeof value[0] === 'string' && typeof value[1] === 'string' && isTimestamp(value[0]) && isUuid(value[1])) {
       return { publishedAt: value[0], id: value[1] };
     }
   } catch {

@@ -77,7 +77,7 @@ export class AchievementDefinitionsService {
   }
 
   private async owned(gameId: string, key: string): Promise<AchievementRecord> {
-    const achievement = await this.achievements.byKey(gameId, key);
+    const achievement = await this.achievements.byKeyForUpdate(gameId, key);
     if (!achievement) throw new NotFoundError('No such achievement.');
     return achievement;
   }

@@ -56,6 +56,14 @@ export class AchievementRepository {
     return this.uow.one<AchievementRecord>(`SELECT ${COLUMNS} FROM achievements WHERE game_id = $1 AND key = $2`, [gameId, key]);
   }
 
+  /**
+   * Locks the definition for a change: an unlock's foreign-key check (FOR KEY SHARE) then waits for
+   * us, and one already inserted is seen by the check that follows.
+   */
+  byKeyForUpdate(gameId: string, key: string): Promise<AchievementRecord | undefined> {
+    return this.uow.one<AchievementRecord>(`SELECT ${COLUMNS} FROM achievements WHERE game_id = $1 AND key = $2 FOR UPDATE`, [gameId, key]);
+  }
+
   async hasUnlocks(achievementId: string): Promise<boolean> {
     return (await this.uow.query('SELECT 1 FROM achievement_unlocks WHERE achievement_id = $1 LIMIT 1', [achievementId])).length > 0;
   }
