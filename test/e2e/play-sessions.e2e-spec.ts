@@ -211,6 +211,20 @@ describe('play sessions', () => {
       expect(row.rows[0].ended_at).toBeNull();
     });
 
+    it('heartbeat and end: 403 EMAIL_NOT_VERIFIED, 403 ACCOUNT_NOT_LINKED and 403 FORBIDDEN cross-origin, before the session lookup', async () => {
+      const { sessionId } = await startSession(t, player, game.slug);
+      const unverified = await signUpPlayer(t, { verified: false });
+      const unlinked = await signUpPlayer(t, { verified: true, linked: false });
+      for (const action of ['heartbeat', 'end']) {
+        expect((await post(`/api/play/sessions/${sessionId}/${action}`, unverified.cookie).expect(403)).body.error).toBe('EMAIL_NOT_VERIFIED');
+        expect((await post(`/api/play/sessions/${sessionId}/${action}`, unlinked.cookie).expect(403)).body.error).toBe('ACCOUNT_NOT_LINKED');
+        const cross = await t.http().post(`/api/play/sessions/${sessionId}/${action}`).set('Cookie', player.cookie).set('Origin', 'https://evil.example').expect(403);
+        expect(cross.body.error).toBe('FORBIDDEN');
+      }
+      const row = await t.db.query('SELECT ended_at FROM play_sessions WHERE id = $1', [sessionId]);
+      expect(row.rows[0].ended_at).toBeNull();
+    });
+
     it('an idle session (past the timeout) answers 410 to heartbeat and insert-coin, is never revived, and can still be ended', async () => {
       const apiKey = await createApiKey(t, dev, 'test');
       const { sessionId } = await startSession(t, player, game.slug);
