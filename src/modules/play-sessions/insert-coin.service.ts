@@ -67,7 +67,6 @@ export class InsertCoinService {
           playerId: session.playerId,
           developerId: session.developerId,
         });
-        await this.sessions.touch(session.id);
         return { insertionId, creditsGranted: 1, coinsSpent: session.coinsPerCredit, balance, testMode: false, replayed: false };
       }),
     );

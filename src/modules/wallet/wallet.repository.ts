@@ -94,8 +94,9 @@ export class WalletRepository {
 
   /**
    * The money statement of insert-coin (the wallet must be locked): when the latest balance covers
-   * the price, appends the debit, records the insertion and the developer's earning, all or nothing.
-   * Returns the balance before, and after when paid.
+   * the price, appends the debit, records the insertion and the developer's earning, and moves the
+   * play session's lastSeenAt (CONTRACT §6) — all or nothing, one round trip while the wallet is
+   * locked. Returns the balance before, and after when paid.
    */
   async payForInsertion(p: InsertionPayment): Promise<{ balanceBefore: number; balanceAfter: number | null; createdAt: Date | null }> {
     this.uow.requireTransaction();
@@ -113,6 +114,10 @@ export class WalletRepository {
        ), earning AS (
          INSERT INTO developer_earnings (insertion_id, developer_id, game_id, coins, gross_mills, earned_mills)
          SELECT insertion.id, $7::uuid, $5::uuid, $2::integer, $8::bigint, $9::bigint FROM insertion
+         RETURNING id
+       ), touched AS (
+         UPDATE play_sessions SET last_seen_at = GREATEST(last_seen_at, now())
+          WHERE id = $4::uuid AND EXISTS (SELECT 1 FROM insertion)
          RETURNING id
        )
        SELECT COALESCE((SELECT balance_after FROM last), 0) AS balance_before,

@@ -67,9 +67,9 @@ export class WalletService {
   }
 
   /**
-   * Pays for one insertion inside the caller's transaction: the debit, the insertion and the
-   * developer's 70% earning in one statement (CONTRACT §8). 402 INSUFFICIENT_COINS when the
-   * balance does not cover it; the caller's transaction then rolls back.
+   * Pays for one insertion inside the caller's transaction: the debit, the insertion, the
+   * developer's 70% earning and the play session's lastSeenAt in one statement (CONTRACT §6, §8).
+   * 402 INSUFFICIENT_COINS when the balance does not cover it; the caller's transaction then rolls back.
    */
   async payForInsertion(purchase: InsertionPurchase): Promise<{ balance: number; createdAt: Date }> {
     await this.wallets.lock(purchase.walletId);
