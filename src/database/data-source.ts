@@ -43,6 +43,8 @@ export async function runMigrations(dataSource: DataSource): Promise<string[]> {
       return applied.map((m) => m.name);
     } finally {
       await runner.query('SELECT pg_advisory_unlock(727274)');
+      // This connection goes back to the request pool: give it back its statement timeout.
+      await runner.query('RESET statement_timeout');
     }
   } finally {
     await runner.release();

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DataSource, QueryRunner } from 'typeorm';
 import type { Pool, PoolClient, QueryResultRow } from 'pg';
+import { isDatabaseUnavailable } from '../errors/database-errors';
 
 /**
  * One transaction per use case. `run(work)` opens a transaction on a TypeORM QueryRunner and keeps
@@ -29,10 +30,14 @@ export class UnitOfWork {
       await runner.commitTransaction();
       return result;
     } catch (error) {
-      if (runner.isTransactionActive) {
-        // A connection that cannot roll back is broken; pg drops it from the pool on its error.
-        await runner.rollbackTransaction().catch(() => undefined);
+      // After a timeout or a lost connection the server may still be running our statement inside
+      // the open transaction; pooled again, that connection would run the next request's statements
+      // in this transaction. Such a connection (or one that cannot roll back) is destroyed.
+      let broken = isDatabaseUnavailable(error);
+      if (!broken && runner.isTransactionActive) {
+        broken = await runner.rollbackTransaction().then(() => false, () => true);
       }
+      if (broken) await (runner as unknown as { releasePostgresConnection(err: unknown): Promise<void> }).releasePostgresConnection(error);
       throw error;
     } finally {
       await runner.release().catch(() => undefined);
