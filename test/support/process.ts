@@ -54,3 +54,47 @@ export async function startService(env: Record<string, string>, options: { waitR
   }
   return service;
 }
+
+export interface PostgresProcess {
+  url: string;
+  /** Fast shutdown of the server (its clients' connections are cut), then the process exits. */
+  stop(): Promise<void>;
+}
+
+/**
+ * An embedded PostgreSQL in a process of its own (Jest's module sandbox cannot load the ESM
+ * package), on a fixed port so that a restarted server is found where its clients expect it.
+ */
+export async function startPostgresProcess(dataDir: string, port: number): Promise<PostgresProcess> {
+  const script = `
+    const { startEmbeddedPostgres } = require(process.env.EMBEDDED_MODULE);
+    startEmbeddedPostgres(process.env.PG_DIR, () => undefined, Number(process.env.PG_PORT)).then(
+      (db) => {
+        process.on('SIGTERM', () => db.stop().then(() => process.exit(0), () => process.exit(1)));
+        process.stdout.write(JSON.stringify({ url: db.url }) + '\\n');
+      },
+      (error) => { process.stderr.write(String((error && error.stack) || error)); process.exit(1); },
+    );`;
+  const child = spawn(process.execPath, ['-e', script], {
+    env: { PATH: process.env.PATH ?? '', EMBEDDED_MODULE: resolve(__dirname, '../../dist/src/database/embedded-postgres.js'), PG_DIR: dataDir, PG_PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  const exited = new Promise<number | null>((res) => child.on('exit', (code) => res(code)));
+  const url = await new Promise<string>((res, reject) => {
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const line = /\{"url":"[^"]+"\}/.exec(out);
+      if (line) res(JSON.parse(line[0]).url);
+    });
+    child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+    void exited.then((code) => reject(new Error(`PostgreSQL process exited with ${code}: ${out}`)));
+  });
+  return {
+    url,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
