@@ -40,7 +40,7 @@ const SCRIPT = `
   var status = document.getElementById('status');
   function show(text, isError) {
     status.textContent = text;
-    status.className = isError ? 'message error' : 'message';
+    status.setAttribute('data-tone', isError ? 'error' : 'success');
     if (isError) status.focus();
   }
   function messageOf(body, fallback) {
@@ -53,6 +53,7 @@ const SCRIPT = `
     var button = form.querySelector('button[type=submit]');
     button.disabled = true;
     show('Please wait…', false);
+    status.removeAttribute('data-tone');
     fetch(path, { method: 'POST', credentials: 'same-origin', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(payload) })
       .then(function (res) { return res.json().catch(function () { return {}; }).then(function (body) { return { ok: res.ok, body: body }; }); })
       .then(function (answer) {
@@ -96,6 +97,7 @@ export function loginPage(options: { next: string; nonce: string; verified?: '0'
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="same-origin">
 <title>Sign in — Arcade</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="/assets/arcade.css">
 </head>
 <body data-page="login" data-next="${escapeHtml(options.next)}">
@@ -103,7 +105,7 @@ export function loginPage(options: { next: string; nonce: string; verified?: '0'
 <header class="topbar"><a class="brand" href="/"><span aria-hidden="true">🕹️</span> Arcade</a></header>
 <main id="main" class="wrap">
   <h1>Sign in or create an account</h1>
-  <p id="status" class="message${options.verified === '0' ? ' error' : ''}" role="status" aria-live="polite" tabindex="-1" data-testid="login-status">${escapeHtml(notice)}</p>
+  <p id="status" class="message"${options.verified === '0' ? ' data-tone="error"' : options.verified === '1' ? ' data-tone="success"' : ''} role="status" aria-live="polite" tabindex="-1" data-testid="login-status">${escapeHtml(notice)}</p>
   <a id="continue" class="button primary" href="${escapeHtml(options.next)}" hidden>Continue</a>
   <div class="columns">
     <section class="panel" aria-labelledby="signin-heading">
