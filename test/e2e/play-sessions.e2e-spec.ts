@@ -1,4 +1,7 @@
-import { TestApp } from '../support/app';
+import { createHmac } from 'node:crypto';
+import { PlayerRefService } from '../../src/modules/play-sessions/player-ref.service';
+import { createTestApp, TestApp } from '../support/app';
+import { createTestDatabase } from '../support/database';
 import { adminCookie, createApiKey, createDeveloper, createGame, createWorldApp, Developer, publishGame, signUpPlayer, signUpVerifiedPlayer, SignedUpUser } from '../support/factories';
 import { fundPlayer, idempotencyKey, insertCoin, startSession } from '../support/play';
 
@@ -66,6 +69,37 @@ describe('play sessions', () => {
         expect(b.body.player.ref).toBe(a.body.player.ref);
       } finally {
         await second.close();
+      }
+    });
+
+    it('PlayerRef is pr_ + HMAC-SHA256(secret, developerId:playerId): the stored secret, or PLAYER_REF_SECRET when set', async () => {
+      const hmac = (secret: string) => `pr_${createHmac('sha256', secret).update(`${dev.developerId}:${player.playerId}`).digest('hex').slice(0, 32)}`;
+      const stored = await t.db.query(`SELECT value FROM app_settings WHERE key = 'player_ref_secret'`);
+      expect(stored.rows).toHaveLength(1);
+      const a = await post('/api/play/sessions', player.cookie, { gameSlug: game.slug }).expect(201);
+      expect(a.body.player.ref).toBe(hmac(stored.rows[0].value));
+      const secret = 'an-operator-chosen-secret-0123456789';
+      const configured = await createWorldApp({ databaseUrl: t.databaseUrl, env: { PLAYER_REF_SECRET: secret } });
+      try {
+        const b = await configured.http().post('/api/play/sessions').set('Cookie', player.cookie).send({ gameSlug: game.slug }).expect(201);
+        expect(b.body.player.ref).toBe(hmac(secret));
+        const row = await t.db.query('SELECT player_ref FROM play_sessions WHERE id = $1', [b.body.sessionId]);
+        expect(row.rows[0].player_ref).toBe(hmac(secret));
+      } finally {
+        await configured.close();
+      }
+    });
+
+    it('instances starting together on an empty database agree on one generated secret', async () => {
+      const databaseUrl = await createTestDatabase();
+      const apps = await Promise.all([1, 2, 3].map(() => createTestApp({ databaseUrl })));
+      try {
+        const refs = apps.map((app) => app.app.nest.get(PlayerRefService).refFor('developer-1', 'player-1'));
+        expect(new Set(refs).size).toBe(1);
+        const rows = await apps[0]!.db.query(`SELECT count(*)::int AS n FROM app_settings WHERE key = 'player_ref_secret'`);
+        expect(rows.rows[0].n).toBe(1);
+      } finally {
+        await Promise.all(apps.map((app) => app.close()));
       }
     });
 
