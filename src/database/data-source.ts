@@ -37,7 +37,15 @@ export async function runMigrations(dataSource: DataSource): Promise<string[]> {
   try {
     // Migrations may take longer than the request statement timeout.
     await runner.query('SET statement_timeout = 0');
-    await runner.query('SELECT pg_advisory_lock(727274)');
+    // Poll instead of blocking: a blocked pg_advisory_lock would outlive the pool's client-side
+    // query timeout while another instance applies a long migration.
+    const deadline = Date.now() + 10 * 60_000;
+    for (;;) {
+      const [{ locked }] = await runner.query('SELECT pg_try_advisory_lock(727274) AS locked');
+      if (locked) break;
+      if (Date.now() > deadline) throw new Error('Timed out waiting for another instance to finish migrating.');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
     try {
       const applied = await dataSource.runMigrations({ transaction: 'each' });
       return applied.map((m) => m.name);
