@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { TestApp } from '../support/app';
 import { AuthProbeModule } from '../support/auth-probe';
 import { createTestDatabase } from '../support/database';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, createApiKey, createDeveloper, createWorldApp, Developer } from '../support/factories';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, createApiKey, createDeveloper, createWorldApp, Developer, signUpPlayer } from '../support/factories';
 import { MAIN, startService } from '../support/process';
 
 const REALM = 'Bearer realm="arcade"';
@@ -204,5 +204,35 @@ describe('API keys never reach a log line', () => {
     } finally {
       await service.stop('SIGKILL');
     }
+  });
+});
+
+describe('GET /developer/keys (the portal page)', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createWorldApp();
+  });
+  afterAll(async () => t.close());
+
+  it('redirects a signed-out visitor to the login page with next', async () => {
+    const res = await t.http().get('/developer/keys').expect(302);
+    expect(res.headers.location).toBe('/auth/login?next=%2Fdeveloper%2Fkeys');
+    expect((await t.http().get('/developer').expect(302)).headers.location).toBe('/developer/keys');
+  });
+
+  it('asks an unverified account to verify, offers a verified one to become a developer, and gives a developer the key forms', async () => {
+    const unverified = await signUpPlayer(t);
+    expect((await t.http().get('/developer/keys').set('Cookie', unverified.cookie).expect(200)).text).toContain('Verify your e-mail address first');
+    const player = await signUpPlayer(t, { verified: true });
+    const offer = await t.http().get('/developer/keys').set('Cookie', player.cookie).expect(200);
+    expect(offer.text).toContain('Become a developer');
+    const dev = await createDeveloper(t);
+    const page = await t.http().get('/developer/keys').set('Cookie', dev.cookie).expect(200);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    const nonce = /script-src 'nonce-([^']+)'/.exec(page.headers['content-security-policy'] as string)?.[1];
+    expect(page.text).toContain(`<script nonce="${nonce}">`);
+    expect(page.text).toContain('Create a key');
+    expect(page.text).toContain('<label for="key-name">');
   });
 });

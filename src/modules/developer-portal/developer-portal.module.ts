@@ -7,6 +7,7 @@ import { ApiKeyRepository } from './api-key.repository';
 import { ApiKeysController } from './api-keys.controller';
 import { ApiKeysService } from './api-keys.service';
 import { DeveloperRepository } from './developer.repository';
+import { DeveloperPagesController } from './developer-pages.controller';
 import { DevelopersController } from './developers.controller';
 import { DevelopersService } from './developers.service';
 import { GameRepository } from './game.repository';
@@ -16,7 +17,7 @@ import { GamesService } from './games.service';
 /** Developers, games, versions, achievement definitions, API keys. Global: `@ApiKeyAuth()` works in any module. */
 @Global()
 @Module({
-  controllers: [DevelopersController, GamesController, AchievementsController, ApiKeysController],
+  controllers: [DevelopersController, GamesController, AchievementsController, ApiKeysController, DeveloperPagesController],
   providers: [
     DeveloperRepository,
     GameRepository,

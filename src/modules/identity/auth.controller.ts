@@ -1,15 +1,15 @@
-import { randomBytes } from 'node:crypto';
 import { Body, Controller, Get, HttpCode, Inject, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Public } from '../../http/public.decorator';
 import type { Request, Response } from 'express';
 import { CONFIG, Config } from '../../config';
 import { ApiErrors } from '../../http/error-responses';
+import { sendNoncePage } from '../../http/html-page';
 import { AccountsService } from './accounts.service';
 import { authCookie, clearedAuthCookies, readAuthToken } from './auth-cookie';
 import { PublicSameOrigin } from './auth.decorators';
 import { InvalidVerificationTokenError } from './identity.errors';
-import { loginPage, loginPageCsp, safeNext } from './login-page';
+import { loginPage, safeNext } from './login-page';
 import { LogInDto, SignUpDto, UserResponseDto, VerifyEmailDto } from './identity.dto';
 
 @ApiTags('accounts')
@@ -32,13 +32,7 @@ export class AuthController {
   @ApiQuery({ name: 'next', required: false, description: 'Where to go after signing in: a path on this origin (anything else goes to /)', example: '/play/coin-clicker' })
   @ApiQuery({ name: 'verified', required: false, enum: ['0', '1'], description: 'Outcome of a verification link: 1 verified, 0 invalid or expired' })
   loginPage(@Query('next') next: unknown, @Query('verified') verified: unknown, @Res() res: Response): void {
-    const nonce = randomBytes(16).toString('base64');
-    res.status(200);
-    res.setHeader('Content-Type', 'text/html; charset=utf-8');
-    res.setHeader('Cache-Control', 'no-store');
-    res.setHeader('Content-Security-Policy', loginPageCsp(nonce));
-    res.setHeader('X-Frame-Options', 'DENY');
-    res.send(loginPage({ next: safeNext(next), nonce, verified: verified === '0' || verified === '1' ? verified : undefined }));
+    sendNoncePage(res, (nonce) => loginPage({ next: safeNext(next), nonce, verified: verified === '0' || verified === '1' ? verified : undefined }));
   }
 
   @Post('signup')

@@ -1,10 +1,5 @@
 /** The login page (`GET /auth/login`): sign in and sign up, calling the JSON endpoints. */
-
-const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ENTITIES[c]!);
-}
+import { escapeHtml } from '../../http/html-page';
 
 /** Only a path on this origin may be the target after signing in; anything else goes home. */
 export function safeNext(next: unknown): string {
@@ -18,20 +13,6 @@ export function safeNext(next: unknown): string {
   } catch {
     return '/';
   }
-}
-
-/** Strict CSP: only this page's inline script (by nonce), our stylesheet, our API. */
-export function loginPageCsp(nonce: string): string {
-  return [
-    "default-src 'none'",
-    `script-src 'nonce-${nonce}'`,
-    "style-src 'self'",
-    "img-src 'self' data:",
-    "connect-src 'self'",
-    "form-action 'self'",
-    "base-uri 'none'",
-    "frame-ancestors 'none'",
-  ].join('; ');
 }
 
 const SCRIPT = `

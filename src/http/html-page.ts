@@ -1,0 +1,33 @@
+import { randomBytes } from 'node:crypto';
+import type { Response } from 'express';
+
+const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => ENTITIES[c]!);
+}
+
+/** Strict CSP for a server-rendered page: only its own inline script (by nonce), our stylesheet, our API. */
+export function nonceCsp(nonce: string): string {
+  return [
+    "default-src 'none'",
+    `script-src 'nonce-${nonce}'`,
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "connect-src 'self'",
+    "form-action 'self'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+/** Sends an HTML page rendered with a fresh nonce, never cached, never framed. */
+export function sendNoncePage(res: Response, render: (nonce: string) => string, status = 200): void {
+  const nonce = randomBytes(16).toString('base64');
+  res.status(status);
+  res.setHeader('Content-Type', 'text/html; charset=utf-8');
+  res.setHeader('Cache-Control', 'no-store');
+  res.setHeader('Content-Security-Policy', nonceCsp(nonce));
+  res.setHeader('X-Frame-Options', 'DENY');
+  res.send(render(nonce));
+}
