@@ -55,6 +55,9 @@ export async function writeHistory(
       `CREATE TEMP TABLE bench_sessions ON COMMIT DROP AS
        SELECT session_no, gen_random_uuid() AS id, min(ts) AS started_at, max(ts) AS ended_at FROM bench_plan GROUP BY session_no`,
     );
+    // Temp tables have no statistics until analysed: without them the joins below go quadratic.
+    await client.query('ANALYZE bench_plan');
+    await client.query('ANALYZE bench_sessions');
     await client.query(
       `INSERT INTO play_sessions (id, game_id, game_version_id, player_id, player_ref, test_mode, coins_per_credit, started_at, last_seen_at, ended_at)
        SELECT s.id, t.game_id, t.game_version_id, t.player_id, t.player_ref, false, 1, s.started_at, s.ended_at, s.ended_at

@@ -11,7 +11,22 @@ export class ApiError extends Error {
 export class Caller {
   constructor(readonly baseUrl: string, public cookie: string | undefined = undefined, readonly bearer: string | undefined = undefined) {}
 
+  /**
+   * On a loaded machine a seeding request may meet 503 (a timeout): it is retried with the same
+   * body, which every seeding request tolerates (idempotency keys, or a harmless extra row).
+   */
   async request<T = Record<string, unknown>>(method: string, path: string, body?: unknown, expect: number[] = [200, 201]): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.once<T>(method, path, body, expect);
+      } catch (error) {
+        if (!(error instanceof ApiError && error.status === 503) || attempt >= 4) throw error;
+        await new Promise((r) => setTimeout(r, 1000 * attempt));
+      }
+    }
+  }
+
+  private async once<T>(method: string, path: string, body: unknown, expect: number[]): Promise<T> {
     const headers: Record<string, string> = {};
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (this.cookie) headers.cookie = this.cookie;

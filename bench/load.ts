@@ -12,6 +12,8 @@ export interface Measurement {
   /** Status codes of the non-2xx answers, e.g. { "429": 3 }. */
   statuses: Record<string, number>;
   rssMaxMb: number;
+  /** Server CPU time per request (user + system), in ms: steadier than req/s when other jobs share the machine. */
+  cpuMsPerRequest?: number;
 }
 
 export interface LoadOptions {
@@ -25,6 +27,8 @@ export interface LoadOptions {
   next: () => { method: 'GET' | 'POST'; path: string; headers?: Record<string, string>; body?: string };
   /** Sampled while the load runs. */
   rssMb: () => number;
+  /** The server's CPU seconds so far. */
+  cpuSeconds?: () => number;
 }
 
 /** Samples `read` every 100 ms until stopped; returns the maximum seen. */
@@ -59,10 +63,12 @@ async function cannon(options: LoadOptions, limit: { duration?: number; amount?:
 export async function runLoad(options: LoadOptions): Promise<Measurement> {
   if (options.warmupSeconds) await cannon(options, { duration: options.warmupSeconds });
   const stopSampling = sampleMax(options.rssMb);
+  const cpuBefore = options.cpuSeconds?.();
   const started = process.hrtime.bigint();
   const result = await cannon(options, { duration: options.duration, amount: options.amount });
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const rssMaxMb = stopSampling();
+  const cpu = cpuBefore === undefined ? undefined : options.cpuSeconds!() - cpuBefore;
   const statuses: Record<string, number> = {};
   for (const [code, stat] of Object.entries(result.statusCodeStats ?? {})) {
     if (!code.startsWith('2')) statuses[code] = stat.count ?? 0;
@@ -78,5 +84,6 @@ export async function runLoad(options: LoadOptions): Promise<Measurement> {
     errors: result.non2xx + result.errors + result.timeouts,
     statuses,
     rssMaxMb,
+    cpuMsPerRequest: cpu === undefined || requests === 0 ? undefined : (cpu * 1000) / requests,
   };
 }

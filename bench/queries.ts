@@ -9,14 +9,23 @@ import type { Game } from './seed';
  * Counts round trips to PostgreSQL per request: the same app, in this process, with every
  * `pg` Client.query (TypeORM's and the unit of work's alike, BEGIN and COMMIT included) counted.
  */
+export interface Census {
+  roundTrips: Record<string, number>;
+  /** Texts of the statements one paid insert-coin sent, in order. */
+  insertCoinStatements: string[];
+}
+
 export async function countQueries(
   databaseUrl: string,
   w: { cookie: string; coinSessions: string[]; game: Game; insertionId: string; liveKey: string },
-): Promise<Record<string, number>> {
+): Promise<Census> {
   let count = 0;
+  let recording: string[] | undefined;
   const original = Client.prototype.query;
   (Client.prototype as unknown as { query: (...args: unknown[]) => unknown }).query = function (this: Client, ...args: unknown[]) {
     count++;
+    const first = args[0] as string | { text?: string };
+    recording?.push(typeof first === 'string' ? first : first?.text ?? '');
     return (original as (...a: unknown[]) => unknown).apply(this, args);
   };
   const config = loadConfig({ NODE_ENV: 'production', SEED_DEMO: 'false', LOG_LEVEL: 'silent', DATABASE_URL: databaseUrl, RATE_LIMIT_DEVELOPER_PER_KEY: '100000/60' });
@@ -27,6 +36,7 @@ export async function countQueries(
   const player = new Caller(url, w.cookie);
   const api = new Caller(url, undefined, w.liveKey);
   const out: Record<string, number> = {};
+  const insertCoinStatements: string[] = [];
   const measure = async (name: string, times: number, once: (i: number) => Promise<unknown>, pauseMs = 0) => {
     await once(-1); // warms prepared statements and caches
     const before = count;
@@ -39,8 +49,14 @@ export async function countQueries(
   try {
     const sessions = w.coinSessions;
     const n = sessions.length - 1;
+    recording = insertCoinStatements;
+    await player.post(`/api/play/sessions/${sessions[0]}/insert-coin`, { idempotencyKey: freshKey('q') });
+    recording = undefined;
+    // The warm-up below uses sessions[0] again: wait out its 500 ms insert-coin limit.
+    await new Promise((r) => setTimeout(r, 600));
     // Each insert-coin in its own play session (the per-session limit); then each score on that insertion.
     await measure('POST insert-coin', n, (i) => player.post(`/api/play/sessions/${sessions[i + 1]}/insert-coin`, { idempotencyKey: freshKey('q') }));
+
     await measure('POST score', n, (i) => player.post(`/api/play/sessions/${sessions[i + 1]}/score`, { score: 10 + i, idempotencyKey: freshKey('q') }));
     await measure('POST heartbeat', 20, () => player.post(`/api/play/sessions/${sessions[0]}/heartbeat`));
     await measure('GET leaderboard all (cache miss)', 5, () => player.get(`/api/games/${w.game.slug}/scores?period=all`), 600);
@@ -52,5 +68,5 @@ export async function countQueries(
     await app.close();
     Client.prototype.query = original;
   }
-  return out;
+  return { roundTrips: out, insertCoinStatements };
 }

@@ -9,7 +9,11 @@ export interface Row {
   measurement: Measurement;
   /** Row id this one is compared with, and the ratio rps / baseline rps. */
   baseline?: string;
+  /** The baseline's req/s measured right before this row (or its first measurement). */
+  baselineRps?: number;
   ratio?: number;
+  /** Baseline's server CPU per request / this row's: the throughput ratio a CPU-bound server would reach. */
+  cpuRatio?: number;
   target?: { text: string; met: boolean };
   note?: string;
 }
@@ -37,18 +41,20 @@ function cells(row: Row): string[] {
     fmt(m.p99, 1),
     errors,
     fmt(m.rssMaxMb),
-    row.baseline ?? '',
+    m.cpuMsPerRequest === undefined ? '' : fmt(m.cpuMsPerRequest, 3),
+    row.baseline ? `${row.baseline} ${fmt(row.baselineRps ?? NaN)}` : '',
     row.ratio === undefined ? '' : fmt(row.ratio, 2),
+    row.cpuRatio === undefined ? '' : fmt(row.cpuRatio, 2),
     row.target ? `${row.target.met ? 'met' : 'MISSED'} (${row.target.text})` : '',
   ];
 }
 
-const HEAD = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'RSS MB', 'vs', 'ratio', 'target'];
+const HEAD = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'RSS MB', 'CPU ms/req', 'vs (req/s)', 'ratio', 'CPU ratio', 'target'];
 
 export function textTable(report: Report): string {
   const rows = [HEAD, ...report.rows.map(cells)];
   const widths = HEAD.map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  const line = (r: string[]) => r.map((c, i) => (i === 0 || i >= 6 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ').trimEnd();
+  const line = (r: string[]) => r.map((c, i) => (i === 0 || i === 7 || i === 10 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ').trimEnd();
   const out: string[] = [];
   let section = '';
   out.push(line(HEAD));
@@ -67,7 +73,7 @@ export function markdown(report: Report): string {
   out.push(`Run ${report.startedAt}, mode \`${report.mode}\`.`, '');
   out.push(`Machine: ${Object.entries(report.machine).map(([k, v]) => `${k} ${v}`).join(', ')}.`, '');
   out.push(`Parameters: ${Object.entries(report.parameters).map(([k, v]) => `${k} ${v}`).join(', ')}.`, '');
-  out.push(`| ${HEAD.join(' | ')} |`, `|${HEAD.map((_, i) => (i >= 1 && i <= 5 ? '---:' : '---')).join('|')}|`);
+  out.push(`| ${HEAD.join(' | ')} |`, `|${HEAD.map((_, i) => (i >= 1 && i <= 6 ? '---:' : '---')).join('|')}|`);
   let section = '';
   for (const row of report.rows) {
     if (row.section !== section) {

@@ -1,4 +1,4 @@
-import { Caller, freshKey, mapLimit } from './client';
+import { ApiError, Caller, freshKey, mapLimit } from './client';
 
 /** Admin credentials the bench gives the service (ADMIN_EMAIL / ADMIN_PASSWORD). */
 export const ADMIN = { email: 'bench-admin@bench.invalid', password: 'bench-admin-password' };
@@ -42,11 +42,12 @@ async function adminCaller(baseUrl: string): Promise<Caller> {
 
 export async function signUpVerified(baseUrl: string, admin: Caller, tag: string, options: { linkPlayer?: boolean } = {}): Promise<Player> {
   const caller = new Caller(baseUrl);
-  const { user } = await caller.post<{ user: { id: string } }>('/auth/signup', {
-    email: `${tag}@bench.invalid`,
-    password: 'bench-password-1',
-    displayName: tag.slice(0, 32),
-    linkPlayer: options.linkPlayer ?? true,
+  const signUp = (email: string) =>
+    caller.post<{ user: { id: string } }>('/auth/signup', { email, password: 'bench-password-1', displayName: tag.slice(0, 32), linkPlayer: options.linkPlayer ?? true });
+  // A sign-up retried after a 503 may have gone through the first time: then a second address.
+  const { user } = await signUp(`${tag}@bench.invalid`).catch((error: unknown) => {
+    if (error instanceof ApiError && error.status === 409) return signUp(`${tag}.again@bench.invalid`);
+    throw error;
   });
   await admin.post(`/api/admin/users/${user.id}/verify-email`);
   return { userId: user.id, caller, cookie: caller.cookie! };
@@ -81,7 +82,8 @@ export async function seedWorld(baseUrl: string): Promise<World> {
 export async function seedPlayers(baseUrl: string, admin: Caller, prefix: string, count: number, coins: number): Promise<Player[]> {
   return mapLimit(
     Array.from({ length: count }, (_, i) => i),
-    SEED_CONCURRENCY,
+    // Password hashing runs on libuv's 4 threads: more sign-ups in flight only queue there.
+    4,
     async (i) => {
       const player = await signUpVerified(baseUrl, admin, `${prefix}-${i}`);
       await credit(admin, player.userId, coins);

@@ -10,6 +10,8 @@ export interface BenchService {
   pid: number;
   /** Resident set size of the service process right now, in MB. */
   rssMb(): number;
+  /** CPU time (user + system) the service process has used so far, in seconds. */
+  cpuSeconds(): number;
   output(): string;
   stop(): Promise<void>;
 }
@@ -24,11 +26,22 @@ export function rssMbOf(pid: number): number {
   }
 }
 
+/** utime + stime from /proc/<pid>/stat (clock ticks of 1/100 s on Linux); 0 when the process is gone. */
+export function cpuSecondsOf(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
 /** The built service as a real child process in production mode, as it runs in a deployment. */
-export async function startBenchService(env: Record<string, string>): Promise<BenchService> {
-  const port = await freePort();
+export async function startBenchService(env: Record<string, string>, nodeArgs: string[] = []): Promise<BenchService> {
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   let out = '';
-  const child: ChildProcess = spawn(process.execPath, [MAIN], {
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, MAIN], {
     env: {
       PATH: process.env.PATH ?? '',
       NODE_ENV: 'production',
@@ -64,6 +77,7 @@ export async function startBenchService(env: Record<string, string>): Promise<Be
     url,
     pid: child.pid!,
     rssMb: () => rssMbOf(child.pid!),
+    cpuSeconds: () => cpuSecondsOf(child.pid!),
     output: () => out,
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');

@@ -10,8 +10,9 @@ import { sampleMax } from './load';
  * framework. Copied from the repositories (keep in step with them):
  *   LoginSessionRepository.resolve, IdempotencyRepository.find, PlaySessionRepository.byId,
  *   then one transaction: IdempotencyRepository.claim, WalletRepository.lock,
- *   WalletRepository.payForInsertion, PlaySessionRepository.touch, IdempotencyRepository.complete.
- * `core` runs only the money transaction (lock, debit + insertion + earning), the pgbench-style figure.
+ *   WalletRepository.payForInsertion (debit, insertion, earning, session touch), IdempotencyRepository.complete.
+ * `core` runs only the money transaction (lock, then the payment statement), the pgbench-style figure.
+ * The census (queries.ts) checks these texts against what the service really sent.
  */
 const AUTH = `SELECT s.id AS login_session_id, a.id AS account_id, a.email, a.email_verified_at IS NOT NULL AS email_verified,
               a.display_name, a.is_admin, d.id AS developer_id, p.id AS player_id, w.id AS wallet_id
@@ -32,22 +33,28 @@ const PAY = `WITH last AS (
          SELECT seq, balance_after FROM ledger_entries WHERE wallet_id = $1 ORDER BY seq DESC LIMIT 1
        ), debit AS (
          INSERT INTO ledger_entries (wallet_id, seq, delta, balance_after, kind)
-         SELECT $1, last.seq + 1, -$2::integer, last.balance_after - $2, 'debit' FROM last WHERE last.balance_after >= $2
+         SELECT $1::uuid, last.seq + 1, -$2::integer, last.balance_after - $2::integer, 'debit' FROM last WHERE last.balance_after >= $2::integer
          RETURNING id, balance_after
        ), insertion AS (
          INSERT INTO insertions (id, play_session_id, game_id, player_id, ledger_entry_id, coins)
-         SELECT $3, $4, $5, $6, debit.id, $2 FROM debit
+         SELECT $3::uuid, $4::uuid, $5::uuid, $6::uuid, debit.id, $2::integer FROM debit
          RETURNING id, created_at
        ), earning AS (
          INSERT INTO developer_earnings (insertion_id, developer_id, game_id, coins, gross_mills, earned_mills)
-         SELECT insertion.id, $7, $5, $2, $8, $9 FROM insertion
+         SELECT insertion.id, $7::uuid, $5::uuid, $2::integer, $8::bigint, $9::bigint FROM insertion
+         RETURNING id
+       ), touched AS (
+         UPDATE play_sessions SET last_seen_at = GREATEST(last_seen_at, now())
+          WHERE id = $4::uuid AND EXISTS (SELECT 1 FROM insertion)
          RETURNING id
        )
        SELECT COALESCE((SELECT balance_after FROM last), 0) AS balance_before,
               (SELECT balance_after FROM debit) AS balance_after,
               (SELECT created_at FROM insertion) AS created_at`;
-const TOUCH = 'UPDATE play_sessions SET last_seen_at = GREATEST(last_seen_at, now()) WHERE id = $1';
 const IDEM_COMPLETE = 'UPDATE idempotency_keys SET status_code = $3, response = $4 WHERE caller = $1 AND key = $2';
+
+/** The statements of one paid insert-coin, in order, as the service sends them. */
+export const INSERT_COIN_STATEMENTS = [AUTH, IDEM_FIND, SESSION, IDEM_CLAIM, LOCK, PAY, IDEM_COMPLETE];
 
 const names = new Map<string, string>();
 function q(client: Client, text: string, values: unknown[]) {
@@ -112,7 +119,6 @@ async function insertCoin(client: Client, t: BaselineTarget, full: boolean, seq:
     const { rows } = await q(client, PAY, [t.walletId, 1, insertionId, t.sessionId, t.gameId, t.playerId, t.developerId, 250, 175]);
     if (rows[0].balance_after === null) throw new Error('baseline wallet ran out of coins');
     if (full) {
-      await q(client, TOUCH, [t.sessionId]);
       const answer = { insertionId, creditsGranted: 1, coinsSpent: 1, balance: Number(rows[0].balance_after), testMode: false, replayed: false };
       await q(client, IDEM_COMPLETE, [caller, key, 200, JSON.stringify(answer)]);
     }
