@@ -1,13 +1,12 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { CONFIG, Config } from '../../config';
+import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { NotFoundError } from '../../errors/app-error';
-import { RateLimitService } from '../rate-limits/rate-limit.service';
 import { WalletService } from '../wallet/wallet.service';
 import { AccountRepository, AccountViewRow } from './account.repository';
 import { EmailVerificationService } from './email-verification.service';
 import { InvalidCredentialsError } from './identity.errors';
 import { LoginSessionService } from './login-session.service';
+import { LoginThrottleService } from './login-throttle.service';
 import { PasswordService } from './password.service';
 import { PlayerRepository } from './player.repository';
 import { levelOf } from './players.service';
@@ -49,7 +48,6 @@ export function toUser(row: AccountViewRow): UserView {
 @Injectable()
 export class AccountsService {
   constructor(
-    @Inject(CONFIG) private readonly config: Config,
     private readonly uow: UnitOfWork,
     private readonly accounts: AccountRepository,
     private readonly players: PlayerRepository,
@@ -57,7 +55,7 @@ export class AccountsService {
     private readonly passwords: PasswordService,
     private readonly loginSessions: LoginSessionService,
     private readonly verification: EmailVerificationService,
-    private readonly rateLimits: RateLimitService,
+    private readonly throttle: LoginThrottleService,
   ) {}
 
   /** Creates the account (and, unless declined, its player and wallet), signs it in, mails the verification link. */
@@ -75,16 +73,16 @@ export class AccountsService {
     return { accountId, token };
   }
 
-  /** Every attempt counts toward the limits per client address and per e-mail, checked before the password. */
+  /** The limits per client address and per e-mail are checked before the password; failures count toward them. */
   async logIn(email: string, password: string, clientAddress: string): Promise<{ accountId: string; token: string }> {
-    await this.rateLimits.enforce(`login:address:${clientAddress}`, [this.config.rateLimits.loginPerAddress]);
-    await this.rateLimits.enforce(`login:email:${email.toLowerCase()}`, [this.config.rateLimits.loginPerEmail]);
+    await this.throttle.assertAllowed(email, clientAddress);
     const account = await this.accounts.findByEmail(email);
-    if (!account) {
-      await this.passwords.burn(password);
+    const valid = account ? await this.passwords.verify(password, account.password_hash) : await this.passwords.burn(password).then(() => false);
+    if (!account || !valid) {
+      await this.throttle.recordFailure(email, clientAddress);
       throw new InvalidCredentialsError();
     }
-    if (!(await this.passwords.verify(password, account.password_hash))) throw new InvalidCredentialsError();
+    await this.throttle.recordSuccess(email);
     const token = await this.loginSessions.start(account.id);
     return { accountId: account.id, token };
   }

@@ -3,7 +3,7 @@ import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, 
 import { Public } from '../../http/public.decorator';
 import type { Request, Response } from 'express';
 import { CONFIG, Config } from '../../config';
-import { ApiErrors } from '../../http/error-responses';
+import { ApiErrors, ERROR_SCHEMA_REF } from '../../http/error-responses';
 import { sendNoncePage } from '../../http/html-page';
 import { AccountsService } from './accounts.service';
 import { authCookie, clearedAuthCookies, readAuthToken } from './auth-cookie';
@@ -50,9 +50,22 @@ export class AuthController {
   @Post('login')
   @PublicSameOrigin()
   @HttpCode(200)
-  @ApiOperation({ summary: 'Sign in with e-mail and password', description: 'Sets the auth_session cookie. Rate limited per e-mail and per client address.' })
+  @ApiOperation({
+    summary: 'Sign in with e-mail and password',
+    description:
+      'Sets the auth_session cookie. Failed attempts count toward two sliding-window limits, checked before the password: per client ' +
+      'address (`RATE_LIMIT_LOGIN_PER_ADDRESS`, default 50 failures per 15 minutes) and per e-mail (`RATE_LIMIT_LOGIN_PER_EMAIL`, ' +
+      'default 10 failures per 15 minutes). Once a limit is reached every attempt answers 429, the right password included; ' +
+      'a successful sign-in clears the failures of its e-mail.',
+  })
   @ApiOkResponse({ type: UserResponseDto, description: 'Signed in; Set-Cookie: auth_session' })
-  @ApiErrors({ 400: 'INVALID_REQUEST', 401: 'UNAUTHENTICATED: wrong e-mail or password (one message for both)', 429: 'RATE_LIMITED: too many attempts; Retry-After' })
+  @ApiErrors({ 400: 'INVALID_REQUEST', 401: 'UNAUTHENTICATED: wrong e-mail or password (one message for both)' })
+  @ApiResponse({
+    status: 429,
+    description: 'RATE_LIMITED: too many attempts; `Retry-After` header (whole seconds, at least 1) and `retryAfterMs` in the body',
+    headers: { 'Retry-After': { description: 'Seconds to wait (integer, at least 1)', schema: { type: 'integer', minimum: 1 } } },
+    schema: ERROR_SCHEMA_REF,
+  })
   async logIn(@Body() body: LogInDto, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<UserResponseDto> {
     const { accountId, token } = await this.accounts.logIn(body.email, body.password, req.ip ?? 'unknown');
     res.setHeader('Set-Cookie', authCookie(token, this.secure));

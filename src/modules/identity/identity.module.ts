@@ -10,6 +10,8 @@ import { MailService } from './mail.service';
 import { CookieAuthGuard, SameOriginGuard } from './cookie-auth.guard';
 import { LoginSessionRepository } from './login-session.repository';
 import { LoginSessionService } from './login-session.service';
+import { LoginThrottleRepository } from './login-throttle.repository';
+import { LoginThrottleService } from './login-throttle.service';
 import { MeController } from './me.controller';
 import { PasswordService } from './password.service';
 import { PlayerRepository } from './player.repository';
@@ -29,6 +31,8 @@ import { PlayersService } from './players.service';
     EmailVerificationRepository,
     EmailVerificationService,
     LoginSessionService,
+    LoginThrottleRepository,
+    LoginThrottleService,
     AccountsService,
     PlayersService,
     AdminBootstrapService,
