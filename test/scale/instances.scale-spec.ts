@@ -21,6 +21,7 @@ describe('three instances, one PostgreSQL, one Redis', () => {
   let services: ServiceProcess[] = [];
   let t: TestApp;
   let slug: string;
+  let owner: { cookie: string };
   const COINS_PER_CREDIT = 2;
 
   const post = (instance: number, path: string, cookie: string, body: unknown) => {
@@ -30,7 +31,7 @@ describe('three instances, one PostgreSQL, one Redis', () => {
 
   async function player(funds: number): Promise<Player> {
     const user = await signUpVerifiedPlayer(t);
-    await fundPlayer(t, user, funds);
+    if (funds > 0) await fundPlayer(t, user, funds);
     return { ...user, sessionId: (await startSession(t, user, slug)).sessionId };
   }
 
@@ -52,6 +53,7 @@ describe('three instances, one PostgreSQL, one Redis', () => {
       ADMIN_EMAIL,
       ADMIN_PASSWORD,
       RATE_LIMIT_LOGIN_PER_EMAIL: '5/60',
+      RATE_LIMIT_DEVELOPER_PER_KEY: '5/60',
     };
     // All three start at the same moment (admin bootstrap and the PlayerRef secret must agree).
     services = await Promise.all([startService(env), startService(env), startService(env)]);
@@ -59,8 +61,8 @@ describe('three instances, one PostgreSQL, one Redis', () => {
     let next = 0;
     // The factories' requests go round-robin over the instances, as behind a load balancer.
     t = { http: () => request(services[next++ % 3]!.url), db, databaseUrl, app: undefined as never, close: async () => undefined };
-    const dev = await createDeveloper(t);
-    slug = (await publishGame(t, dev, { coinsPerCredit: COINS_PER_CREDIT })).slug;
+    owner = await createDeveloper(t);
+    slug = (await publishGame(t, owner, { coinsPerCredit: COINS_PER_CREDIT })).slug;
   }, 120_000);
 
   afterAll(async () => {
@@ -83,7 +85,7 @@ describe('three instances, one PostgreSQL, one Redis', () => {
 
   it('counts the insert-coin limit (1 per 500 ms per play session) across instances', async () => {
     const p = await player(50);
-    const answers = await Promise.all([0, 1, 2, 0, 1, 2].map((i) => post(i, `/api/play/sessions/${p.sessionId}/insert-coin`, p.cookie, { idempotencyKey: idempotencyKey('burst') })));
+    const answers = await Promise.all([0, 1, 2].map((i) => post(i, `/api/play/sessions/${p.sessionId}/insert-coin`, p.cookie, { idempotencyKey: idempotencyKey('burst') })));
     // In-process counters would let one request through per instance; shared counters let one through in all.
     expect(answers.filter((r) => r.status === 200)).toHaveLength(1);
     for (const res of answers.filter((r) => r.status !== 200)) {
@@ -92,6 +94,17 @@ describe('three instances, one PostgreSQL, one Redis', () => {
       expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     }
     expect(await balanceOf(p.playerId)).toBe(50 - COINS_PER_CREDIT);
+  });
+
+  it('counts the developer limit per API key across instances', async () => {
+    const key = (await t.http().post('/api/portal/keys').set('Cookie', owner.cookie).send({ kind: 'test', name: 'limited' }).expect(201)).body.key as string;
+    const { sessionId } = await player(0);
+    const statuses = [];
+    for (let i = 0; i < 9; i++) {
+      figures.requests += 1;
+      statuses.push((await request(services[i % 3]!.url).get(`/api/v1/sessions/${sessionId}`).set('Authorization', `Bearer ${key}`)).status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429, 429, 429]);
   });
 
   it('counts the login limit per e-mail across instances', async () => {
