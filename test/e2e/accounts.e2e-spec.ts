@@ -139,6 +139,24 @@ describe('accounts: sign-up, login, logout, the auth cookie (CONTRACT §2)', () 
     });
   });
 
+  describe('races', () => {
+    it('creates one account for concurrent sign-ups with one e-mail: one 201, the rest 409 EMAIL_TAKEN', async () => {
+      const email = uniqueEmail('race');
+      const answers = await Promise.all(Array.from({ length: 6 }, () => t.http().post('/auth/signup').send({ email, password: DEFAULT_PASSWORD, displayName: 'Racer' })));
+      expect(answers.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409, 409]);
+      const rows = await t.db.query('SELECT count(*)::int AS n FROM accounts WHERE email = $1', [email]);
+      expect(rows.rows[0].n).toBe(1);
+    });
+
+    it('links one player and one wallet for concurrent POST /api/me/player: one 201, the rest 200', async () => {
+      const user = await signUpPlayer(t, { linked: false });
+      const answers = await Promise.all(Array.from({ length: 6 }, () => t.http().post('/api/me/player').set('Cookie', user.cookie).send({ displayName: 'Racer' })));
+      expect(answers.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 200, 201]);
+      const rows = await t.db.query('SELECT count(w.id)::int AS wallets, count(DISTINCT p.id)::int AS players FROM players p JOIN wallets w ON w.player_id = p.id WHERE p.account_id = $1', [user.accountId]);
+      expect(rows.rows[0]).toEqual({ wallets: 1, players: 1 });
+    });
+  });
+
   describe('POST /auth/login', () => {
     it('answers 200 { user } with a fresh cookie', async () => {
       const player = await signUpPlayer(t);

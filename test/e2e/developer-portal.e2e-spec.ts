@@ -47,6 +47,13 @@ describe('developer portal (CONTRACT §3)', () => {
       expect(again.body).toEqual(first.body);
     });
 
+    it('creates one developer for concurrent requests: one 201, the rest 200 with the same id', async () => {
+      const user = await signUpVerifiedPlayer(t);
+      const answers = await Promise.all(Array.from({ length: 6 }, () => as(user).post('/api/portal/developer', { displayName: 'Racers' })));
+      expect(answers.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 200, 201]);
+      expect(new Set(answers.map((r) => r.body.developerId)).size).toBe(1);
+    });
+
     it('answers 403 EMAIL_NOT_VERIFIED to an unverified account and 401 signed out', async () => {
       const user = await signUpPlayer(t, { verified: false });
       const res = await as(user).post('/api/portal/developer', { displayName: 'X' }).expect(403);
