@@ -77,7 +77,9 @@ export class AccountsService {
   async logIn(email: string, password: string, clientAddress: string): Promise<{ accountId: string; token: string }> {
     await this.throttle.assertAllowed(email, clientAddress);
     const account = await this.accounts.findByEmail(email);
-    const valid = account ? await this.passwords.verify(password, account.password_hash) : await this.passwords.burn(password).then(() => false);
+    let valid = false;
+    if (account) valid = await this.passwords.verify(password, account.password_hash);
+    else await this.passwords.burn(password); // an unknown e-mail takes as long as a wrong password
     if (!account || !valid) {
       await this.throttle.recordFailure(email, clientAddress);
       throw new InvalidCredentialsError();

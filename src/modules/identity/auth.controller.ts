@@ -1,10 +1,10 @@
 import { Body, Controller, Get, HttpCode, Inject, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { Public } from '../../http/public.decorator';
 import type { Request, Response } from 'express';
 import { CONFIG, Config } from '../../config';
 import { ApiErrors, ERROR_SCHEMA_REF } from '../../http/error-responses';
 import { sendNoncePage } from '../../http/html-page';
+import { Public } from '../../http/public.decorator';
 import { AccountsService } from './accounts.service';
 import { authCookie, clearedAuthCookies, readAuthToken } from './auth-cookie';
 import { PublicSameOrigin } from './auth.decorators';
