@@ -20,6 +20,8 @@ export interface ApiKeyAuthRow {
   kind: ApiKeyKind;
   key_hash: Buffer;
   revoked: boolean;
+  /** True when lastUsedAt is unset or over a minute old. */
+  stale: boolean;
 }
 
 const COLUMNS = `id, kind, name, prefix, created_at AS "createdAt", last_used_at AS "lastUsedAt", revoked_at AS "revokedAt"`;
@@ -51,7 +53,9 @@ export class ApiKeyRepository {
 
   byHash(keyHash: Buffer): Promise<ApiKeyAuthRow | undefined> {
     return this.uow.one<ApiKeyAuthRow>(
-      'SELECT id, developer_id, kind, key_hash, revoked_at IS NOT NULL AS revoked FROM api_keys WHERE key_hash = $1',
+      `SELECT id, developer_id, kind, key_hash, revoked_at IS NOT NULL AS revoked,
+              coalesce(last_used_at < now() - interval '1 minute', true) AS stale
+         FROM api_keys WHERE key_hash = $1`,
       [keyHash],
     );
   }

@@ -53,7 +53,7 @@ export class ApiKeysService {
     const hash = hashKey(key);
     const row = await this.keys.byHash(hash);
     if (!row || row.revoked || !timingSafeEqual(row.key_hash, hash)) return undefined;
-    await this.keys.touch(row.id);
+    if (row.stale) await this.keys.touch(row.id);
     return { keyId: row.id, developerId: row.developer_id, kind: row.kind };
   }
 }
