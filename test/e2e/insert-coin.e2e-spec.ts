@@ -244,3 +244,26 @@ describe('POST /api/play/sessions/{id}/insert-coin', () => {
     await insert(player, sessionId, idempotencyKey()).expect(200);
   });
 });
+
+describe('insert-coin when Redis is unreachable', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    // Nothing listens on this port: the shared counters cannot be reached.
+    t = await createWorldApp({ env: { REDIS_URL: 'redis://127.0.0.1:1' } });
+  });
+  afterAll(async () => t.close());
+
+  it('keeps serving with this instance\'s own counters: still one attempt per 500 ms, never unlimited', async () => {
+    const dev = await createDeveloper(t);
+    const game = await publishGame(t, dev, { coinsPerCredit: 1 });
+    const player = await signUpVerifiedPlayer(t);
+    await fundPlayer(t, player, 5);
+    const { sessionId } = await startSession(t, player, game.slug);
+    const insert = () => t.http().post(`/api/play/sessions/${sessionId}/insert-coin`).set('Cookie', player.cookie).send({ idempotencyKey: idempotencyKey() });
+    expect((await insert().expect(200)).body).toMatchObject({ coinsSpent: 1, balance: 4 });
+    expect((await insert().expect(429)).body.error).toBe('RATE_LIMITED');
+    const rows = await t.db.query('SELECT count(*)::int AS n FROM insertions WHERE play_session_id = $1', [sessionId]);
+    expect(rows.rows[0].n).toBe(1);
+  });
+});

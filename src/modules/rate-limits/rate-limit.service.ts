@@ -24,7 +24,8 @@ export type { RateLimit, RateLimitResult } from './rate-limit.store';
  *
  * A bucket names what is counted (`login:email:<lower-case e-mail>`, `dev:key:<keyId>`); all
  * rules of one call are checked together and the hit is recorded only when every rule allows it.
- * If Redis is unreachable the call throws 503 SERVICE_UNAVAILABLE (limits are never skipped).
+ * While Redis is unreachable each instance counts on its own (limits are never skipped); only a
+ * failure of the store itself answers 503 SERVICE_UNAVAILABLE.
  */
 @Injectable()
 export class RateLimitService implements OnModuleDestroy {

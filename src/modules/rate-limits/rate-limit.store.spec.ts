@@ -1,4 +1,4 @@
-import { MemoryRateLimitStore } from './rate-limit.store';
+import { FallbackRateLimitStore, MemoryRateLimitStore, RateLimitStore } from './rate-limit.store';
 
 const INSERT_COIN = [
   { limit: 1, windowMs: 500 },
@@ -61,5 +61,26 @@ describe('MemoryRateLimitStore (sliding windows)', () => {
     expect((await store.hit([perSession('c'), perPlayer])).allowed).toBe(false);
     for (let i = 0; i < 5; i++) expect((await store.hit([perSession('c')])).allowed).toBe(true);
     expect((await store.hit([perSession('c')])).allowed).toBe(false);
+  });
+});
+
+describe('FallbackRateLimitStore', () => {
+  it('counts locally while the shared store fails, and returns to it once it answers', async () => {
+    let down = true;
+    const shared = new MemoryRateLimitStore();
+    const primary: RateLimitStore = {
+      hit: (limits) => (down ? Promise.reject(new Error('Connection is closed.')) : shared.hit(limits)),
+      close: () => shared.close(),
+    };
+    const switches: boolean[] = [];
+    const store = new FallbackRateLimitStore(primary, new MemoryRateLimitStore(), (failing) => switches.push(failing));
+    const limits = [{ bucket: 's1', rules: [{ limit: 1, windowMs: 60_000 }] }];
+    expect((await store.hit(limits)).allowed).toBe(true);
+    expect((await store.hit(limits)).allowed).toBe(false);
+    down = false;
+    expect((await store.hit(limits)).allowed).toBe(true);
+    expect((await store.hit(limits)).allowed).toBe(false);
+    expect(switches).toEqual([true, false]);
+    await store.close();
   });
 });

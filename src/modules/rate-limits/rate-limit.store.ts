@@ -107,6 +107,7 @@ return {1, 0}
 export interface SlidingWindowRedis {
   slidingWindowHit(...args: (string | number)[]): Promise<[number, number]>;
   quit(): Promise<unknown>;
+  disconnect(): void;
 }
 
 export class RedisRateLimitStore implements RateLimitStore {
@@ -125,6 +126,41 @@ export class RedisRateLimitStore implements RateLimitStore {
   }
 
   async close(): Promise<void> {
-    await this.redis.quit().catch(() => undefined);
+    // quit() fails while disconnected; disconnect() also stops the reconnect loop.
+    await this.redis.quit().catch(() => this.redis.disconnect());
+  }
+}
+
+/**
+ * Redis first; while Redis cannot answer, this instance's own counters. Limits then hold per
+ * instance instead of across all of them — degraded, but login and play stay up and stay limited.
+ */
+export class FallbackRateLimitStore implements RateLimitStore {
+  private failing = false;
+
+  constructor(
+    private readonly primary: RateLimitStore,
+    private readonly fallback: RateLimitStore,
+    private readonly onSwitch: (failing: boolean, reason?: string) => void,
+  ) {}
+
+  async hit(limits: readonly RateLimit[]): Promise<RateLimitResult> {
+    try {
+      const result = await this.primary.hit(limits);
+      if (this.failing) this.switchTo(false);
+      return result;
+    } catch (error) {
+      if (!this.failing) this.switchTo(true, error instanceof Error ? error.message : String(error));
+      return this.fallback.hit(limits);
+    }
+  }
+
+  private switchTo(failing: boolean, reason?: string): void {
+    this.failing = failing;
+    this.onSwitch(failing, reason);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([this.primary.close(), this.fallback.close()]);
   }
 }

@@ -2,7 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { Global, Logger, Module } from '@nestjs/common';
 import Redis from 'ioredis';
 import { CONFIG, Config } from '../../config';
-import { MemoryRateLimitStore, RateLimitStore, RedisRateLimitStore, SLIDING_WINDOW_LUA, SlidingWindowRedis } from './rate-limit.store';
+import {
+  FallbackRateLimitStore,
+  MemoryRateLimitStore,
+  RateLimitStore,
+  RedisRateLimitStore,
+  SLIDING_WINDOW_LUA,
+  SlidingWindowRedis,
+} from './rate-limit.store';
 import { RateLimitService } from './rate-limit.service';
 import { RATE_LIMIT_STORE } from './rate-limits.tokens';
 
@@ -10,15 +17,27 @@ function createStore(config: Config): RateLimitStore {
   if (!config.redisUrl) return new MemoryRateLimitStore();
   const logger = new Logger('RateLimits');
   const redis = new Redis(config.redisUrl, {
-    // Fail fast (503) instead of holding requests while Redis is away; reconnects in the background.
-    maxRetriesPerRequest: 1,
-    commandTimeout: 1000,
+    // Never hold a request while Redis is away: fail at once (and count locally), reconnect in the background.
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: 500,
     connectTimeout: 2000,
-    enableOfflineQueue: true,
   });
-  redis.on('error', (error: Error) => logger.warn({ reason: error.message }, 'Redis error'));
+  let lastError = '';
+  redis.on('error', (error: Error) => {
+    if (error.message !== lastError) logger.warn({ reason: error.message }, 'Redis error');
+    lastError = error.message;
+  });
+  redis.on('ready', () => (lastError = ''));
   redis.defineCommand('slidingWindowHit', { lua: SLIDING_WINDOW_LUA });
-  return new RedisRateLimitStore(redis as unknown as SlidingWindowRedis, randomUUID());
+  return new FallbackRateLimitStore(
+    new RedisRateLimitStore(redis as unknown as SlidingWindowRedis, randomUUID()),
+    new MemoryRateLimitStore(),
+    (failing, reason) =>
+      failing
+        ? logger.error({ reason }, 'Redis unavailable: rate limits are counted per instance until it is back')
+        : logger.warn('Redis is back: rate limits are shared by all instances again'),
+  );
 }
 
 /** Global: identity, scoring and play sessions all inject RateLimitService without importing this. */
