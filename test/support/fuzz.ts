@@ -16,6 +16,7 @@ export interface Operation {
   parameters?: { name: string; in: string; schema?: Schema; required?: boolean }[];
   requestBody?: { content?: Record<string, { schema?: Schema }> };
   security?: Record<string, string[]>[];
+  responses?: Record<string, unknown>;
 }
 
 /** Strings that have broken parsers, queries and validators elsewhere. */
@@ -161,11 +162,15 @@ export function bodyAround(doc: OpenApiDoc, schema: Schema | undefined, hints: H
   return fc.oneof({ weight: 3, arbitrary: valid }, { weight: 5, arbitrary: mutated }, { weight: 1, arbitrary: anyJson });
 }
 
-/** Checks one answer: never a 5xx, every error in the flat shape with a known code. */
-export function assertAnswer(res: { status: number; headers: Record<string, string>; body: unknown; text: string }, what: string): void {
+/**
+ * Checks one answer: never a 5xx, every error in the flat shape with a known code. Browser pages
+ * (`html: true`, operations that produce text/html) may answer an HTML error page instead.
+ */
+export function assertAnswer(res: { status: number; headers: Record<string, string>; body: unknown; text: string }, what: string, html = false): void {
   if (res.status >= 500) throw new Error(`${what} → ${res.status} ${res.text.slice(0, 300)}`);
   if (res.status < 400) return;
   const type = res.headers['content-type'] ?? '';
+  if (html && type.startsWith('text/html')) return;
   if (!type.startsWith('application/json')) throw new Error(`${what} → ${res.status} with content-type ${type}: ${res.text.slice(0, 200)}`);
   const body = res.body as { error?: unknown; message?: unknown };
   if (!body || typeof body !== 'object' || Array.isArray(body)) throw new Error(`${what} → ${res.status} body is not an object`);
