@@ -3,6 +3,7 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CONFIG, Config } from '../../config';
 import { RateLimitedError } from '../../errors/app-error';
 import { ApiErrors } from '../../http/error-responses';
+import { ApiRateLimited } from '../rate-limits/rate-limit.docs';
 import { ApiKeyAuth, ApiKeyContext, CurrentApiKey } from '../developer-portal/api-key.decorators';
 import { RateLimitService } from '../rate-limits/rate-limit.service';
 import { InsertionIdParamsDto, InsertionVerificationDto, PlaySessionIdParamsDto, PlaySessionSummaryDto } from './play-sessions.dto';
@@ -24,8 +25,8 @@ export class DeveloperApiController {
   @ApiErrors({
     400: 'INVALID_REQUEST: id longer than 64 characters',
     404: 'NOT_FOUND with valid: false: unknown id, a test_ id, or another developer\'s insertion',
-    429: 'RATE_LIMITED: too many requests with this key (RATE_LIMIT_DEVELOPER_PER_KEY, default 600 a minute)',
   })
+  @ApiRateLimited('too many requests with this API key (`RATE_LIMIT_DEVELOPER_PER_KEY`, default 600 per 60 s)')
   async insertion(@CurrentApiKey() key: ApiKeyContext, @Param() params: InsertionIdParamsDto): Promise<InsertionVerification> {
     return this.limited(key, () => this.sessions.verifyInsertion(key.developerId, params.insertionId));
   }
@@ -37,8 +38,8 @@ export class DeveloperApiController {
   @ApiErrors({
     400: 'INVALID_REQUEST: id longer than 64 characters',
     404: 'NOT_FOUND: unknown id or another developer\'s game',
-    429: 'RATE_LIMITED: too many requests with this key (RATE_LIMIT_DEVELOPER_PER_KEY, default 600 a minute)',
   })
+  @ApiRateLimited('too many requests with this API key (`RATE_LIMIT_DEVELOPER_PER_KEY`, default 600 per 60 s)')
   async session(@CurrentApiKey() key: ApiKeyContext, @Param() params: PlaySessionIdParamsDto): Promise<PlaySessionSummary> {
     return this.limited(key, () => this.sessions.summary(key.developerId, params.id));
   }

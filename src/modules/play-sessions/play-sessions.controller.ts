@@ -1,6 +1,7 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../http/error-responses';
+import { ApiRateLimited } from '../rate-limits/rate-limit.docs';
 import { AuthContext, CurrentAccount, PlayerAuth } from '../identity/auth.decorators';
 import { InsertCoinAnswer, InsertCoinService } from './insert-coin.service';
 import {
@@ -76,8 +77,8 @@ export class PlaySessionsController {
     404: 'SESSION_NOT_FOUND: unknown or another player\'s',
     409: 'IDEMPOTENCY_KEY_CONFLICT: the key was used for another request',
     410: 'SESSION_EXPIRED: ended or idle past the timeout',
-    429: 'RATE_LIMITED: Retry-After header (seconds, >= 1) and retryAfterMs in the body',
   })
+  @ApiRateLimited('more than 1 attempt per 500 ms or 60 in any 60 seconds on this play session')
   insertCoin(@CurrentAccount() auth: AuthContext, @Param() params: PlaySessionIdParamsDto, @Body() body: InsertCoinDto): Promise<InsertCoinAnswer> {
     return this.insertCoins.insertCoin(auth, params.id, { idempotencyKey: body.idempotencyKey });
   }
