@@ -135,3 +135,29 @@ describe('developer API: GET /api/v1/insertions/{id} and GET /api/v1/sessions/{i
     });
   });
 });
+
+describe('developer reads are limited per API key (RATE_LIMIT_DEVELOPER_PER_KEY)', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createWorldApp({ env: { RATE_LIMIT_DEVELOPER_PER_KEY: '3/60' } });
+  });
+  afterAll(async () => t.close());
+
+  it('answers 429 with Retry-After past the limit, per key; an unknown id still answers 404 first', async () => {
+    const dev = await createDeveloper(t);
+    const game = await publishGame(t, dev);
+    const one = await createApiKey(t, dev, 'live');
+    const two = await createApiKey(t, dev, 'test');
+    const player = await signUpVerifiedPlayer(t);
+    const { sessionId } = await startSession(t, player, game.slug);
+    const read = (key: string, id = sessionId) => t.http().get(`/api/v1/sessions/${id}`).set('Authorization', `Bearer ${key}`);
+    for (let i = 0; i < 3; i++) await read(one.key).expect(200);
+    const limited = await read(one.key).expect(429);
+    expect(limited.body).toEqual({ error: 'RATE_LIMITED', message: expect.any(String), retryAfterMs: expect.any(Number) });
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    await read(one.key, '00000000-0000-4000-8000-000000000000').expect(404);
+    expect((await t.http().get('/api/v1/insertions/00000000-0000-4000-8000-000000000000').set('Authorization', `Bearer ${one.key}`).expect(404)).body.valid).toBe(false);
+    await read(two.key).expect(200);
+  });
+});
