@@ -131,6 +131,21 @@ describe('accounts: sign-up, login, logout, the auth cookie (CONTRACT §2)', () 
       }
     });
 
+    it('answers 400 INVALID_REQUEST for an expired token (48 hours)', async () => {
+      const send = jest.spyOn(t.app.nest.get(MailService), 'send');
+      try {
+        const res = await t.http().post('/auth/signup').send({ email: uniqueEmail(), password: DEFAULT_PASSWORD, displayName: 'Ada' }).expect(201);
+        const token = /token=([A-Za-z0-9_-]{43})/.exec(send.mock.calls[0]![0].text)![1]!;
+        // Time cannot be moved through the API: age the token in the database.
+        await t.db.query("UPDATE email_verification_tokens SET expires_at = now() - interval '1 second' WHERE account_id = $1", [res.body.user.id]);
+        expect((await t.http().post('/auth/verify-email').send({ token }).expect(400)).body.error).toBe('INVALID_REQUEST');
+        const me = await t.http().get('/api/me').set('Cookie', authCookieOf(res)).expect(200);
+        expect(me.body.emailVerified).toBe(false);
+      } finally {
+        send.mockRestore();
+      }
+    });
+
     it('POST /auth/verify-email answers 400 INVALID_REQUEST for an unknown or malformed token', async () => {
       for (const token of ['x'.repeat(43), 'nope', '']) {
         const res = await t.http().post('/auth/verify-email').send({ token }).expect(400);
@@ -230,6 +245,14 @@ describe('accounts: sign-up, login, logout, the auth cookie (CONTRACT §2)', () 
       await t.http().get('/api/me').set('Cookie', `auth_session.0=${token.slice(20)}; auth_session.1=${token.slice(0, 20)}`).expect(401);
       await t.http().get('/api/me').set('Cookie', `auth_session=${'A'.repeat(43)}`).expect(401);
       await t.http().get('/api/me').set('Cookie', 'auth_session=%%%garbage').expect(401);
+    });
+
+    it('answers 401 once the login session has expired (30 days)', async () => {
+      const player = await signUpPlayer(t);
+      await t.http().get('/api/me').set('Cookie', player.cookie).expect(200);
+      // Time cannot be moved through the API: age the login session in the database.
+      await t.db.query("UPDATE login_sessions SET expires_at = now() - interval '1 second' WHERE account_id = $1", [player.accountId]);
+      await t.http().get('/api/me').set('Cookie', player.cookie).expect(401);
     });
 
     it('answers 401 UNAUTHENTICATED without any cookie', async () => {
