@@ -130,7 +130,7 @@ export class SubmitScoreService {
   private async save(target: Target, score: number): Promise<ScoreResult> {
     if (await this.scores.isInsertionScored(target.insertionId)) throw new InsertionAlreadyScoredError();
     await this.checkRange(target.gameId, score);
-    for (const limit of target.limits) await this.rateLimits.enforce(limit.bucket, limit.rules);
+    await this.rateLimits.enforceAll(target.limits);
 
     const preferred = await this.players.getPreferredInitials(target.playerId);
     const saved = await this.scores.insert({ ...target, score: String(score), initials: preferred });
@@ -146,7 +146,7 @@ export class SubmitScoreService {
   /** Test mode (CONTRACT §9): no coin, no score stored; where the score would have placed. */
   private async testModeResult(playSessionId: string, gameId: string, score: number, limits: Target['limits']): Promise<ScoreResult> {
     await this.checkRange(gameId, score);
-    for (const limit of limits) await this.rateLimits.enforce(limit.bucket, limit.rules);
+    await this.rateLimits.enforceAll(limits);
     const placement = await this.leaderboard.place(gameId, { id: '', score: String(score), achievedAt: new Date() });
     // The test-mode session itself is stored (§16.11): a successful score keeps it alive (§6).
     await this.playSessions.touch(playSessionId);
