@@ -13,6 +13,8 @@ export interface Census {
   roundTrips: Record<string, number>;
   /** Texts of the statements one paid insert-coin sent, in order. */
   insertCoinStatements: string[];
+  /** The statements of one request of each path (the first measured one), shortened. */
+  statements: Record<string, string[]>;
 }
 
 export async function countQueries(
@@ -37,11 +39,18 @@ export async function countQueries(
   const api = new Caller(url, undefined, w.liveKey);
   const out: Record<string, number> = {};
   const insertCoinStatements: string[] = [];
+  const statements: Record<string, string[]> = {};
+  const short = (sql: string) => sql.replace(/\s+/g, ' ').trim().slice(0, 140);
   const measure = async (name: string, times: number, once: (i: number) => Promise<unknown>, pauseMs = 0) => {
     await once(-1); // warms prepared statements and caches
     const before = count;
     for (let i = 0; i < times; i++) {
+      if (i === 0) recording = statements[name] = [];
       await once(i);
+      if (i === 0) {
+        recording = undefined;
+        statements[name] = statements[name].map(short);
+      }
       if (pauseMs) await new Promise((r) => setTimeout(r, pauseMs));
     }
     out[name] = (count - before) / times;
@@ -68,5 +77,5 @@ export async function countQueries(
     await app.close();
     Client.prototype.query = original;
   }
-  return { roundTrips: out, insertCoinStatements };
+  return { roundTrips: out, insertCoinStatements, statements };
 }

@@ -26,6 +26,8 @@ export interface Report {
   rows: Row[];
   /** Round trips to PostgreSQL per request, by scenario. */
   queries?: Record<string, number>;
+  /** The statements one request of each path sent, in order. */
+  statements?: Record<string, string[]>;
   extras: Record<string, unknown>;
 }
 
@@ -85,6 +87,13 @@ export function markdown(report: Report): string {
   if (report.queries) {
     out.push('', '| path | round trips to PostgreSQL per request |', '|---|---:|');
     for (const [k, v] of Object.entries(report.queries)) out.push(`| ${k} | ${fmt(v, 1)} |`);
+  }
+  if (report.statements) {
+    out.push('', 'Statements of one request, in order:', '');
+    for (const [k, list] of Object.entries(report.statements)) {
+      out.push(`- ${k}:${list.length ? '' : ' none'}`);
+      for (const sql of list) out.push(`  1. \`${sql.replace(/`/g, "'")}\``);
+    }
   }
   const extras = Object.entries(report.extras);
   if (extras.length) {

@@ -239,6 +239,7 @@ async function main(): Promise<void> {
       liveKey: world.liveKey,
     });
     report.queries = census.roundTrips;
+    report.statements = census.statements;
     const norm = (sql: string) => sql.replace(/\s+/g, ' ').trim();
     const sent = census.insertCoinStatements.map(norm).filter((t) => !/^(START TRANSACTION|BEGIN|COMMIT)$/i.test(t));
     const mirrored = INSERT_COIN_STATEMENTS.map(norm);
