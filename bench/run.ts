@@ -12,7 +12,7 @@ import { LoadOptions, Measurement, runLoad } from './load';
 import { Report, Row, textTable, writeReport } from './report';
 import { countQueries } from './queries';
 import { ADMIN, credit, Game, insertOneCoinEach, openSessions, PlaySession, publishGame, saveInitials, seedPlayers, seedWorld, signUpVerified } from './seed';
-import { BenchService, startBenchService } from './service';
+import { BenchService, productionNodeFlags, startBenchService } from './service';
 import { INSERT_COIN_STATEMENTS, prepareBaseline, runSqlBaseline } from './sql-baseline';
 
 /** Sizes of one run. `--quick` keeps it under two minutes; the full run is what docs/performance.md quotes. */
@@ -82,7 +82,7 @@ async function main(): Promise<void> {
     startedAt: new Date().toISOString(),
     mode: p.mode,
     machine: { cpus: cpus().length, cpu: cpus()[0]?.model ?? '?', memoryGb: Math.round(totalmem() / 2 ** 30), node: process.version, loadAverageAtStart: loadavg()[0].toFixed(1) },
-    parameters: { connections: p.connections, secondsPerScenario: p.seconds, warmupSeconds: p.warmupSeconds, players: p.players, coinSessions: p.coinSessions },
+    parameters: { serviceNodeFlags: productionNodeFlags().join(' ') || '(none)', connections: p.connections, secondsPerScenario: p.seconds, warmupSeconds: p.warmupSeconds, players: p.players, coinSessions: p.coinSessions },
     rows: [],
     extras: {},
   };

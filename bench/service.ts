@@ -5,6 +5,16 @@ import { freePort } from '../src/database/embedded-postgres';
 
 export const MAIN = resolve(__dirname, '../src/main.js');
 
+/**
+ * Node flags of the production start (`npm run start:prod`: `node <flags> dist/src/main.js`), so the
+ * bench measures the process exactly as it is deployed (the heap limit changes RSS a lot).
+ */
+export function productionNodeFlags(): string[] {
+  const pkg = JSON.parse(readFileSync(resolve(__dirname, '../../package.json'), 'utf8')) as { scripts?: Record<string, string> };
+  const match = /^node\s+(.*?)\s*dist\/src\/main\.js$/.exec(pkg.scripts?.['start:prod'] ?? '');
+  return match && match[1] ? match[1].split(/\s+/) : [];
+}
+
 export interface BenchService {
   url: string;
   pid: number;
@@ -41,7 +51,7 @@ export function cpuSecondsOf(pid: number): number {
 export async function startBenchService(env: Record<string, string>, nodeArgs: string[] = []): Promise<BenchService> {
   const port = env.PORT ? Number(env.PORT) : await freePort();
   let out = '';
-  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, MAIN], {
+  const child: ChildProcess = spawn(process.execPath, [...productionNodeFlags(), ...nodeArgs, MAIN], {
     env: {
       PATH: process.env.PATH ?? '',
       NODE_ENV: 'production',
