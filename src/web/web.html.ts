@@ -3,11 +3,9 @@
  * the public HTTP API; what the server puts in the page is escaped here.
  */
 
-const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+import { escapeHtml } from '../http/html-page';
 
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ENTITIES[c]);
-}
+export { escapeHtml };
 
 /** CSP of the catalogue and game pages: our own scripts and styles, our own API, never framed. */
 export const PAGE_CSP = [
