@@ -41,7 +41,7 @@ const FULL: Profile = {
   smallHistory: 1_000, largeHistory: 1_000_000,
 };
 const QUICK: Profile = {
-  mode: 'quick', seconds: 3, baselineSeconds: 2, warmupSeconds: 0.5, connections: 10,
+  mode: 'quick', seconds: 3, baselineSeconds: 1.5, warmupSeconds: 0.5, connections: 10,
   players: 20, baselinePlayers: 10, coinSessions: 1200, baselineSessions: 100, scoreSessions: 300, growthSessions: 600,
   smallHistory: 1_000, largeHistory: 50_000,
 };
@@ -66,6 +66,21 @@ function insertCoinRequests(sessions: PlaySession[]): LoadOptions['next'] {
     const s = next();
     return { method: 'POST', path: `/api/play/sessions/${s.sessionId}/insert-coin`, headers: { cookie: s.cookie }, body: JSON.stringify({ idempotencyKey: freshKey('ic') }) };
   };
+}
+
+/** Two measurements of one scenario as one: totals, the mean p50, the worst p99 and RSS. */
+function merge(a: Measurement, b: Measurement): Measurement {
+  const requests = a.requests + b.requests;
+  const seconds = a.seconds + b.seconds;
+  const statuses = { ...a.statuses };
+  for (const [code, n] of Object.entries(b.statuses)) statuses[code] = (statuses[code] ?? 0) + n;
+  const cpu = a.cpuMsPerRequest !== undefined && b.cpuMsPerRequest !== undefined && requests > 0
+    ? (a.cpuMsPerRequest * a.requests + b.cpuMsPerRequest * b.requests) / requests : undefined;
+  return { requests, seconds, rps: requests / seconds, p50: (a.p50 + b.p50) / 2, p99: Math.max(a.p99, b.p99), errors: a.errors + b.errors, statuses, rssMaxMb: Math.max(a.rssMaxMb, b.rssMaxMb), cpuMsPerRequest: cpu };
+}
+
+function cpuRatioOf(base: Measurement, m: Measurement): number | undefined {
+  return base.cpuMsPerRequest && m.cpuMsPerRequest ? base.cpuMsPerRequest / m.cpuMsPerRequest : undefined;
 }
 
 async function timeQuery(db: Pool, sql: string, params: unknown[], times: number): Promise<number> {
@@ -154,7 +169,7 @@ async function main(): Promise<void> {
       const fresh = row.baseline && rebaseline[row.baseline] ? await rebaseline[row.baseline]() : undefined;
       const measurement = await measure();
       const base = fresh ?? (row.baseline ? report.rows.find((r) => r.id === row.baseline)?.measurement : undefined);
-      const cpuRatio = base?.cpuMsPerRequest && measurement.cpuMsPerRequest ? base.cpuMsPerRequest / measurement.cpuMsPerRequest : undefined;
+      const cpuRatio = base ? cpuRatioOf(base, measurement) : undefined;
       const full: Row = { ...row, measurement, baselineRps: base?.rps, ratio: base ? measurement.rps / base.rps : undefined, cpuRatio };
       report.rows.push(full);
       const m = measurement;
@@ -191,11 +206,30 @@ async function main(): Promise<void> {
 
     // ---- growth
     const entries = (n: number) => n.toLocaleString('en-US');
-    await add({ id: 'ledger-small', label: `insert-coin, wallet with ${entries(growth.small.ledger)} entries`, section: 'ledger growth' }, () => load(insertCoinRequests(growth.small.sessions)));
-    await add({ id: 'ledger-large', label: `insert-coin, wallet with ${entries(growth.large.ledger)} entries`, section: 'ledger growth', baseline: 'ledger-small' }, () => load(insertCoinRequests(growth.large.sessions)));
+    // Small and large alternate (half the time each, twice) so that drift hits both alike.
+    const alternate = async (a: LoadOptions['next'], b: LoadOptions['next']): Promise<[Measurement, Measurement]> => {
+      const half = { duration: p.seconds / 2 };
+      const a1 = await load(a, half);
+      const b1 = await load(b, half);
+      const a2 = await load(a, { ...half, warmupSeconds: 0 });
+      const b2 = await load(b, { ...half, warmupSeconds: 0 });
+      return [merge(a1, a2), merge(b1, b2)];
+    };
+    const wanted = (id: string) => !only || only.some((o) => id.startsWith(o));
+    if (wanted('ledger')) {
+      const [small, large] = await alternate(insertCoinRequests(growth.small.sessions), insertCoinRequests(growth.large.sessions));
+      await add({ id: 'ledger-small', label: `insert-coin, wallet with ${entries(growth.small.ledger)} entries`, section: 'ledger growth' }, async () => small);
+      await add({ id: 'ledger-large', label: `insert-coin, wallet with ${entries(growth.large.ledger)} entries`, section: 'ledger growth', baseline: 'ledger-small' }, async () => large);
+    }
     for (const period of ['all', 'week'] as const) {
-      await add({ id: `board-small-${period}`, label: `leaderboard ${period}, ${entries(growth.small.scores)} scores`, section: 'board growth', baseline: 'health' }, get(`/api/games/${growth.small.game.slug}/scores?period=${period}`));
-      await add({ id: `board-large-${period}`, label: `leaderboard ${period}, ${entries(growth.large.scores)} scores`, section: 'board growth', baseline: `board-small-${period}` }, get(`/api/games/${growth.large.game.slug}/scores?period=${period}`));
+      const board = (size: 'small' | 'large') => () => ({ method: 'GET' as const, path: `/api/games/${growth[size].game.slug}/scores?period=${period}` });
+      let large: Measurement | undefined;
+      await add({ id: `board-small-${period}`, label: `leaderboard ${period}, ${entries(growth.small.scores)} scores`, section: 'board growth', baseline: 'health' }, async () => {
+        const [small, big] = await alternate(board('small'), board('large'));
+        large = big;
+        return small;
+      });
+      if (large) await add({ id: `board-large-${period}`, label: `leaderboard ${period}, ${entries(growth.large.scores)} scores`, section: 'board growth', baseline: `board-small-${period}` }, async () => large!);
     }
     await add({ id: 'health-end', label: 'GET /health/live at the end (drift)', section: 'baseline' }, get('/health/live'));
 
@@ -223,7 +257,7 @@ async function main(): Promise<void> {
     report.extras['board SQL, mean ms per query (no cache)'] = direct;
 
     // ---- a new qualifying score reaches the board
-    report.extras['new top score visible on the board after (ms)'] = await boardFreshness(url, players[0].cookie, world.main);
+    report.extras['new top score visible on the board after (ms)'] = await boardFreshness(url, players[0].cookie, world.main).catch((e: unknown) => `failed: ${String(e)}`);
 
     const after = await checkInvariants(pool);
     report.extras['money invariants after the run'] = after.ok ? `hold (${after.totals.ledgerEntries} ledger entries, ${after.totals.insertions} insertions, ${after.totals.scores} scores)` : `BROKEN: ${JSON.stringify(after.violations).slice(0, 500)}`;
@@ -231,20 +265,24 @@ async function main(): Promise<void> {
     await svc.stop();
     service = undefined;
     // ---- round trips per request, counted on an in-process instance of the same app
-    const census = await countQueries(db.url, {
-      cookie: players[1].cookie,
-      coinSessions: coinSessions.filter((_, i) => i % players.length === 1).slice(0, 11).map((s) => s.sessionId),
-      game: world.main,
-      insertionId: insertionIds[0],
-      liveKey: world.liveKey,
-    });
-    report.queries = census.roundTrips;
-    report.statements = census.statements;
-    const norm = (sql: string) => sql.replace(/\s+/g, ' ').trim();
-    const sent = census.insertCoinStatements.map(norm).filter((t) => !/^(START TRANSACTION|BEGIN|COMMIT)$/i.test(t));
-    const mirrored = INSERT_COIN_STATEMENTS.map(norm);
-    report.extras['database-ceiling statements = what insert-coin sent'] =
-      JSON.stringify(sent) === JSON.stringify(mirrored) ? 'yes' : `NO: the service sent ${JSON.stringify(sent)}`;
+    try {
+      const census = await countQueries(db.url, {
+        cookie: players[1].cookie,
+        coinSessions: coinSessions.filter((_, i) => i % players.length === 1).slice(0, 11).map((s) => s.sessionId),
+        game: world.main,
+        insertionId: insertionIds[0],
+        liveKey: world.liveKey,
+      });
+      report.queries = census.roundTrips;
+      report.statements = census.statements;
+      const norm = (sql: string) => sql.replace(/\s+/g, ' ').trim();
+      const sent = census.insertCoinStatements.map(norm).filter((t) => !/^(START TRANSACTION|BEGIN|COMMIT)$/i.test(t));
+      const mirrored = INSERT_COIN_STATEMENTS.map(norm);
+      report.extras['database-ceiling statements = what insert-coin sent'] =
+        JSON.stringify(sent) === JSON.stringify(mirrored) ? 'yes' : `NO: the service sent ${JSON.stringify(sent)}`;
+    } catch (error) {
+      report.extras['round-trip census'] = `failed: ${error instanceof Error ? error.message : String(error)}`;
+    }
   } finally {
     if (service) await service.stop();
     await pool.end();

@@ -66,7 +66,14 @@ export async function startBenchService(env: Record<string, string>, nodeArgs: s
   const keep = (d: Buffer) => (out = (out + d.toString()).slice(-20_000));
   child.stdout!.on('data', keep);
   child.stderr!.on('data', keep);
-  const exited = new Promise<void>((res) => child.on('exit', () => res()));
+  let stopping = false;
+  const exited = new Promise<void>((res) =>
+    child.on('exit', (code, signal) => {
+      // A service that dies under load is a finding: say how, with the end of its output.
+      if (!stopping) process.stderr.write(`\nservice pid ${child.pid} exited unexpectedly (code ${code}, signal ${signal}); its last output:\n${out.slice(-4000)}\n`);
+      res();
+    }),
+  );
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {
@@ -90,6 +97,7 @@ export async function startBenchService(env: Record<string, string>, nodeArgs: s
     cpuSeconds: () => cpuSecondsOf(child.pid!),
     output: () => out,
     async stop() {
+      stopping = true;
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       const force = setTimeout(() => child.kill('SIGKILL'), 12_000);
       await exited;
