@@ -41,7 +41,7 @@ const FULL: Profile = {
   smallHistory: 1_000, largeHistory: 1_000_000,
 };
 const QUICK: Profile = {
-  mode: 'quick', seconds: 3, baselineSeconds: 1.5, warmupSeconds: 0.5, connections: 10,
+  mode: 'quick', seconds: 2.5, baselineSeconds: 1.5, warmupSeconds: 0.5, connections: 10,
   players: 20, baselinePlayers: 10, coinSessions: 1200, baselineSessions: 100, scoreSessions: 300, growthSessions: 600,
   smallHistory: 1_000, largeHistory: 50_000,
 };
