@@ -55,6 +55,8 @@ const versionNotFound = () => new NotFoundError('No such version.');
  */
 @Injectable()
 export class GamesService {
+  private readonly statusListeners: ((gameId: string) => void)[] = [];
+
   constructor(
     private readonly uow: UnitOfWork,
     private readonly games: GameRepository,
@@ -128,22 +130,22 @@ export class GamesService {
   }
 
   publish(developerId: string, gameId: string, versionId: string): Promise<GameView> {
-    return this.uow.run(async () => {
+    return this.changingStatus(() => this.uow.run(async () => {
       const game = await this.ownedGame(developerId, gameId, true);
       const version = await this.games.versionById(versionId);
       if (!version || version.gameId !== game.id) throw versionNotFound();
       if (game.status === 'suspended') throw new GameSuspendedError();
       if (version.status !== 'approved') throw new VersionNotApprovedError();
       return toGameView(await this.games.publish(game.id, version.id));
-    });
+    }));
   }
 
   unpublish(developerId: string, gameId: string): Promise<GameView> {
-    return this.uow.run(async () => {
+    return this.changingStatus(() => this.uow.run(async () => {
       const game = await this.ownedGame(developerId, gameId, true);
       if (game.status === 'suspended') throw new GameSuspendedError();
       return toGameView(await this.games.setStatus(game.id, 'unpublished'));
-    });
+    }));
   }
 
   // Administration.
@@ -155,19 +157,30 @@ export class GamesService {
   }
 
   suspend(gameId: string): Promise<GameView> {
-    return this.uow.run(async () => {
+    return this.changingStatus(() => this.uow.run(async () => {
       const game = await this.games.byId(gameId, true);
       if (!game) throw gameNotFound();
       return toGameView(await this.games.setStatus(game.id, 'suspended'));
-    });
+    }));
   }
 
   /** Lifting a suspension leaves the game unpublished: the developer publishes again. */
   unsuspend(gameId: string): Promise<GameView> {
-    return this.uow.run(async () => {
+    return this.changingStatus(() => this.uow.run(async () => {
       const game = await this.games.byId(gameId, true);
       if (!game) throw gameNotFound();
       return toGameView(game.status === 'suspended' ? await this.games.setStatus(game.id, 'unpublished') : game);
-    });
+    }));
+  }
+
+  /** In-process caches (the public leaderboard) drop a game when its status changes here. */
+  onStatusChange(listener: (gameId: string) => void): void {
+    this.statusListeners.push(listener);
+  }
+
+  private async changingStatus(change: () => Promise<GameView>): Promise<GameView> {
+    const game = await change();
+    for (const listener of this.statusListeners) listener(game.gameId);
+    return game;
   }
 }

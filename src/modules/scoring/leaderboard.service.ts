@@ -27,8 +27,9 @@ interface Cached {
 }
 
 /**
- * A board's entries may be served from this process's cache for this long: a new score shows on
- * every instance within a second (on the instance that saved it, at once).
+ * A board — the published game's lookup and its entries — may be served from this process's
+ * cache for this long: a new score, or a change of the game's status, shows on every instance
+ * within a second (on the instance that made the change, at once).
  */
 const CACHE_TTL_MS = 500;
 const CACHE_MAX_ENTRIES = 5000;
@@ -38,19 +39,19 @@ const CACHE_MAX_ENTRIES = 5000;
 export class LeaderboardService {
   private readonly cache = new Map<string, Cached>();
 
-  constructor(private readonly scores: ScoringRepository, private readonly games: GamesService) {}
+  constructor(private readonly scores: ScoringRepository, private readonly games: GamesService) {
+    games.onStatusChange((gameId) => this.invalidate(gameId));
+  }
 
   async board(slug: string, period: Period): Promise<Leaderboard> {
-    // The game is looked up every time (one unique-index probe), so unpublishing shows at once.
-    const game = await this.games.findBySlug(slug);
-    // Unpublished and suspended games answer exactly as unknown slugs do (CONTRACT §16.13).
-    if (!game || game.status !== 'published') throw new NotFoundError('No published game with this slug.');
-
     const weekStart = weekStartOf(new Date());
-    const cacheKey = `${game.id}:${period === 'week' ? weekStart : 'all'}`;
+    const cacheKey = `${slug}:${period === 'week' ? weekStart : 'all'}`;
     const hit = this.cache.get(cacheKey);
     if (hit && hit.expiresAt > Date.now()) return { slug, period, scores: hit.scores };
 
+    const game = await this.games.findBySlug(slug);
+    // Unpublished and suspended games answer exactly as unknown slugs do (CONTRACT §16.13).
+    if (!game || game.status !== 'published') throw new NotFoundError('No published game with this slug.');
     const rows = period === 'week' ? await this.scores.boardWeek(game.id, weekStart) : await this.scores.boardAll(game.id);
     const scores = rows.map(toEntry);
     if (this.cache.size >= CACHE_MAX_ENTRIES) this.cache.clear();
