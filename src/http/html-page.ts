@@ -31,3 +31,24 @@ export function sendNoncePage(res: Response, render: (nonce: string) => string, 
   res.setHeader('X-Frame-Options', 'DENY');
   res.send(render(nonce));
 }
+
+/**
+ * The opening of a stand-alone page (login, developer keys): head with our stylesheet, body with
+ * the given attributes, skip link and top bar. `bodyAttributes` must already be escaped.
+ */
+export function standalonePageStart(title: string, bodyAttributes: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="same-origin">
+<title>${escapeHtml(title)}</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="/assets/arcade.css">
+</head>
+<body ${bodyAttributes}>
+<a class="skip" href="#main">Skip to content</a>
+<header class="topbar"><a class="brand" href="/"><span aria-hidden="true">🕹️</span> Arcade</a></header>
+`;
+}

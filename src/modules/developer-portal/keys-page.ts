@@ -1,5 +1,5 @@
 /** The developer portal's key page (`GET /developer/keys`, spec §5): create, list and revoke API keys. */
-import { escapeHtml } from '../../http/html-page';
+import { escapeHtml, standalonePageStart } from '../../http/html-page';
 
 export type KeysPageState = 'unverified' | 'not-developer' | 'developer';
 
@@ -92,20 +92,7 @@ const SCRIPT = `
 `;
 
 function layout(nonce: string, main: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="same-origin">
-<title>API keys — Arcade developer portal</title>
-<link rel="icon" href="data:,">
-<link rel="stylesheet" href="/assets/arcade.css">
-</head>
-<body data-page="developer-keys">
-<a class="skip" href="#main">Skip to content</a>
-<header class="topbar"><a class="brand" href="/"><span aria-hidden="true">🕹️</span> Arcade</a></header>
-<main id="main" class="wrap">
+  return `${standalonePageStart('API keys — Arcade developer portal', 'data-page="developer-keys"')}<main id="main" class="wrap">
   <h1>API keys</h1>
   <p id="status" class="message" role="status" aria-live="polite" data-testid="portal-status"></p>
 ${main}

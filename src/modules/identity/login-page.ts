@@ -1,5 +1,5 @@
 /** The login page (`GET /auth/login`): sign in and sign up, calling the JSON endpoints. */
-import { escapeHtml } from '../../http/html-page';
+import { escapeHtml, standalonePageStart } from '../../http/html-page';
 
 /** Only a path on this origin may be the target after signing in; anything else goes home. */
 export function safeNext(next: unknown): string {
@@ -71,20 +71,7 @@ export function loginPage(options: { next: string; nonce: string; verified?: '0'
       : options.verified === '0'
         ? 'That verification link is invalid or has expired.'
         : '';
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="same-origin">
-<title>Sign in — Arcade</title>
-<link rel="icon" href="data:,">
-<link rel="stylesheet" href="/assets/arcade.css">
-</head>
-<body data-page="login" data-next="${escapeHtml(options.next)}">
-<a class="skip" href="#main">Skip to content</a>
-<header class="topbar"><a class="brand" href="/"><span aria-hidden="true">🕹️</span> Arcade</a></header>
-<main id="main" class="wrap">
+  return `${standalonePageStart('Sign in — Arcade', `data-page="login" data-next="${escapeHtml(options.next)}"`)}<main id="main" class="wrap">
   <h1>Sign in or create an account</h1>
   <p id="status" class="message"${options.verified === '0' ? ' data-tone="error"' : options.verified === '1' ? ' data-tone="success"' : ''} role="status" aria-live="polite" tabindex="-1" data-testid="login-status">${escapeHtml(notice)}</p>
   <a id="continue" class="button primary" href="${escapeHtml(options.next)}" hidden>Continue</a>
