@@ -72,6 +72,8 @@ export async function writeHistory(
        SELECT $1, $2 + n, -1, $3 - n, 'debit', ts FROM bench_plan`,
       [walletId, lastSeq, balance],
     );
+    // The wallet's head moves with its chain, as the service's own appends move it.
+    await client.query('UPDATE wallets SET balance = balance - $2, last_seq = last_seq + $2 WHERE id = $1', [walletId, count]);
     await client.query(
       `INSERT INTO insertions (id, play_session_id, game_id, player_id, ledger_entry_id, coins, created_at)
        SELECT p.insertion_id, s.id, $2, $3, l.id, 1, p.ts

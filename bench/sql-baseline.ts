@@ -8,10 +8,10 @@ import { sampleMax } from './load';
  * The database ceiling of insert-coin: the statements the service sends for one paid insert-coin,
  * in the same order, as named prepared statements, straight through `pg` with no HTTP and no
  * framework. Copied from the repositories (keep in step with them):
- *   LoginSessionRepository.resolve, IdempotencyRepository.find, PlaySessionRepository.byId,
- *   then one transaction: IdempotencyRepository.claim, WalletRepository.lock,
- *   WalletRepository.payForInsertion (debit, insertion, earning, session touch), IdempotencyRepository.complete.
- * `core` runs only the money transaction (lock, then the payment statement), the pgbench-style figure.
+ *   LoginSessionRepository.resolve, then one transaction: IdempotencyRepository.claim,
+ *   PlaySessionRepository.byId, WalletRepository.payForInsertion (the wallet head's update, which
+ *   locks it, the debit, insertion, earning and session touch), IdempotencyRepository.complete.
+ * `core` runs only the money transaction (BEGIN, the payment statement, COMMIT), the pgbench-style figure.
  * The census (queries.ts) checks these texts against what the service really sent.
  */
 const AUTH = `SELECT s.id AS login_session_id, a.id AS account_id, a.email, a.email_verified_at IS NOT NULL AS email_verified,
@@ -22,18 +22,18 @@ const AUTH = `SELECT s.id AS login_session_id, a.id AS account_id, a.email, a.em
          LEFT JOIN players p ON p.account_id = a.id
          LEFT JOIN wallets w ON w.player_id = p.id
         WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND s.expires_at > now()`;
-const IDEM_FIND = 'SELECT fingerprint, status_code, response FROM idempotency_keys WHERE caller = $1 AND key = $2';
 const SESSION = `SELECT ps.id, ps.game_id AS "gameId", ps.game_version_id AS "gameVersionId", g.developer_id AS "developerId",
   ps.player_id AS "playerId", ps.player_ref AS "playerRef", ps.test_mode AS "testMode", ps.coins_per_credit AS "coinsPerCredit",
   ps.started_at AS "startedAt", ps.last_seen_at AS "lastSeenAt", ps.ended_at AS "endedAt",
   (ps.ended_at IS NULL AND ps.last_seen_at > now() - make_interval(secs => $2)) AS active FROM play_sessions ps JOIN games g ON g.id = ps.game_id WHERE ps.id = $1`;
 const IDEM_CLAIM = 'INSERT INTO idempotency_keys (caller, key, fingerprint) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING 1 AS claimed';
-const LOCK = 'SELECT 1 FROM wallets WHERE id = $1 FOR UPDATE';
-const PAY = `WITH last AS (
-         SELECT seq, balance_after FROM ledger_entries WHERE wallet_id = $1 ORDER BY seq DESC LIMIT 1
+const PAY = `WITH head AS (
+         UPDATE wallets SET balance = balance - $2::integer, last_seq = last_seq + 1
+          WHERE id = $1 AND balance >= $2::integer
+         RETURNING id, last_seq, balance
        ), debit AS (
          INSERT INTO ledger_entries (wallet_id, seq, delta, balance_after, kind)
-         SELECT $1::uuid, last.seq + 1, -$2::integer, last.balance_after - $2::integer, 'debit' FROM last WHERE last.balance_after >= $2::integer
+         SELECT head.id, head.last_seq, -$2::integer, head.balance, 'debit' FROM head
          RETURNING id, balance_after
        ), insertion AS (
          INSERT INTO insertions (id, play_session_id, game_id, player_id, ledger_entry_id, coins)
@@ -48,13 +48,11 @@ const PAY = `WITH last AS (
           WHERE id = $4::uuid AND EXISTS (SELECT 1 FROM insertion)
          RETURNING id
        )
-       SELECT COALESCE((SELECT balance_after FROM last), 0) AS balance_before,
-              (SELECT balance_after FROM debit) AS balance_after,
-              (SELECT created_at FROM insertion) AS created_at`;
+       SELECT (SELECT balance_after FROM debit) AS balance_after, (SELECT created_at FROM insertion) AS created_at`;
 const IDEM_COMPLETE = 'UPDATE idempotency_keys SET status_code = $3, response = $4 WHERE caller = $1 AND key = $2';
 
 /** The statements of one paid insert-coin, in order, as the service sends them. */
-export const INSERT_COIN_STATEMENTS = [AUTH, IDEM_FIND, SESSION, IDEM_CLAIM, LOCK, PAY, IDEM_COMPLETE];
+export const INSERT_COIN_STATEMENTS = [AUTH, IDEM_CLAIM, SESSION, PAY, IDEM_COMPLETE];
 
 const names = new Map<string, string>();
 function q(client: Client, text: string, values: unknown[]) {
@@ -106,15 +104,13 @@ async function insertCoin(client: Client, t: BaselineTarget, full: boolean, seq:
   const caller = `account:${t.accountId}`;
   const key = `baseline-${process.pid}-${seq}`;
   const fingerprint = requestFingerprint('insert-coin', t.sessionId, { idempotencyKey: key });
-  if (full) {
-    await q(client, AUTH, [t.tokenHash]);
-    await q(client, IDEM_FIND, [caller, key]);
-    await q(client, SESSION, [t.sessionId, 1800]);
-  }
-  await client.query('START TRANSACTION');
+  if (full) await q(client, AUTH, [t.tokenHash]);
+  await client.query('BEGIN');
   try {
-    if (full) await q(client, IDEM_CLAIM, [caller, key, fingerprint]);
-    await q(client, LOCK, [t.walletId]);
+    if (full) {
+      await q(client, IDEM_CLAIM, [caller, key, fingerprint]);
+      await q(client, SESSION, [t.sessionId, 1800]);
+    }
     const insertionId = randomUUID();
     const { rows } = await q(client, PAY, [t.walletId, 1, insertionId, t.sessionId, t.gameId, t.playerId, t.developerId, 250, 175]);
     if (rows[0].balance_after === null) throw new Error('baseline wallet ran out of coins');

@@ -41,6 +41,15 @@ const CHECKS: { invariant: string; sql: string }[] = [
       LIMIT 20`,
   },
   {
+    invariant: "each wallet: its head (balance, last_seq) is its latest ledger entry's (0, 0 with none)",
+    sql: `
+      SELECT w.id AS wallet_id, w.balance, w.last_seq, latest.balance_after AS latest_balance, latest.seq AS latest_seq
+      FROM wallets w
+      LEFT JOIN LATERAL (SELECT seq, balance_after FROM ledger_entries x WHERE x.wallet_id = w.id ORDER BY seq DESC LIMIT 1) latest ON true
+      WHERE w.balance <> COALESCE(latest.balance_after, 0) OR w.last_seq <> COALESCE(latest.seq, 0)
+      LIMIT 20`,
+  },
+  {
     invariant: 'no running balance is negative',
     sql: `SELECT id, wallet_id, balance_after FROM ledger_entries WHERE balance_after < 0 LIMIT 20`,
   },

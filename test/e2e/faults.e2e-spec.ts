@@ -223,7 +223,7 @@ describe('pool exhaustion and slow statements', () => {
 
     // A lock held elsewhere stalls every debit: each insert holds a pooled connection until its statement times out.
     await blocker.query('BEGIN');
-    await blocker.query('LOCK TABLE ledger_entries IN ACCESS EXCLUSIVE MODE');
+    await blocker.query('LOCK TABLE wallets IN ACCESS EXCLUSIVE MODE');
     figures.faults += 1;
     const keys = players.map(() => idempotencyKey('held'));
     const started = Date.now();
@@ -263,7 +263,7 @@ describe('pool exhaustion and slow statements', () => {
     const player = await signUpVerifiedPlayer(t);
     await fundPlayer(t, player, 5);
     await blocker.query('BEGIN');
-    await blocker.query('LOCK TABLE ledger_entries IN ACCESS EXCLUSIVE MODE');
+    await blocker.query('LOCK TABLE wallets IN ACCESS EXCLUSIVE MODE');
     figures.faults += 1;
     figures.requests += 2;
     const slow = await t.http().get('/api/me').set('Cookie', player.cookie);
@@ -295,7 +295,7 @@ describe('SIGTERM under load', () => {
     try {
       // Hold every debit so that the requests are surely in flight when SIGTERM arrives.
       await blocker.query('BEGIN');
-      await blocker.query('LOCK TABLE ledger_entries IN ACCESS EXCLUSIVE MODE');
+      await blocker.query('LOCK TABLE wallets IN ACCESS EXCLUSIVE MODE');
       const inFlight = players.map((p) => post(`${service.url}/api/play/sessions/${p.sessionId}/insert-coin`, p.cookie, { idempotencyKey: idempotencyKey('drain') }));
       await sleep(500);
       service.child.kill('SIGTERM');

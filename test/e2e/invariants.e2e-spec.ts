@@ -26,6 +26,10 @@ describe('money invariant checker', () => {
     const player = await db.query(`INSERT INTO players (account_id, display_name) VALUES ($1, 'Inv') RETURNING id`, [account.rows[0].id]);
     walletId = (await db.query(`INSERT INTO wallets (player_id) VALUES ($1) RETURNING id`, [player.rows[0].id])).rows[0].id;
     await db.query(`INSERT INTO ledger_entries (wallet_id, seq, delta, balance_after, kind) VALUES ($1, 1, 10, 10, 'credit')`, [walletId]);
+    expect((await checkInvariants(db)).violations.map((v) => v.invariant)).toEqual([
+      "each wallet: its head (balance, last_seq) is its latest ledger entry's (0, 0 with none)",
+    ]);
+    await db.query('UPDATE wallets SET balance = 10, last_seq = 1 WHERE id = $1', [walletId]);
     expect((await checkInvariants(db)).ok).toBe(true);
 
     await db.query(`INSERT INTO ledger_entries (wallet_id, seq, delta, balance_after, kind) VALUES ($1, 2, 5, 20, 'credit')`, [walletId]);

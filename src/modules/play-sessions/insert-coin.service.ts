@@ -5,6 +5,7 @@ import type { AuthContext } from '../identity/auth.decorators';
 import { IdempotencyService } from '../idempotency/idempotency.service';
 import { INSERT_COIN_RULES, RateLimitService } from '../rate-limits/rate-limit.service';
 import { WalletService } from '../wallet/wallet.service';
+import type { PlaySessionRecord } from './play-session.repository';
 import { PlaySessionsService } from './play-sessions.service';
 
 export interface InsertCoinAnswer {
@@ -16,11 +17,17 @@ export interface InsertCoinAnswer {
   replayed: boolean;
 }
 
+/** A test-mode play session turned up after the key was claimed: the claim is rolled back, nothing is stored. */
+class TestModeAttempt {
+  constructor(readonly session: PlaySessionRecord) {}
+}
+
 /**
- * Buys one credit (spec §4.2), in the order of CONTRACT §16.17 and §7: a replay or key conflict
- * is answered first; then the play session (404, 410); then, in one transaction, the key claim,
- * the rate limit (429; §16.4/§16.18: a 402 counts, a replay, 409 or 429 does not), the wallet
- * debit with the insertion and the earning (402), and the stored answer.
+ * Buys one credit (spec §4.2), in the order of CONTRACT §16.17 and §7, in one transaction: claim
+ * the idempotency key (a replay or key conflict is answered here, before anything else); load the
+ * play session (404, 410); the rate limit (429; §16.4/§16.18: a 402 counts, a replay, 409 or 429
+ * does not); the debit with the insertion and the earning (402); the stored answer. Five round
+ * trips with the login session: docs/performance.md.
  *
  * Test mode debits and stores nothing (no insertion, no key) but is rate limited like a paid
  * session, so a developer previewing the game sees the same 429 behaviour players will.
@@ -41,35 +48,32 @@ export class InsertCoinService {
       key: body.idempotencyKey,
       fingerprint: this.idempotency.fingerprint('insert-coin', sessionId, body),
     };
-    const replay = await this.idempotency.replayOf<InsertCoinAnswer>(request);
-    if (replay) return replay.body;
-
-    const session = await this.sessions.requireActive(auth.playerId!, sessionId);
     const walletId = auth.walletId!;
-    const bucket = `insert-coin:${session.id}`;
-
-    if (session.testMode) {
-      await this.rateLimits.enforce(bucket, INSERT_COIN_RULES);
-      const [balance] = await Promise.all([this.wallets.balance(walletId), this.sessions.touch(session.id)]);
+    try {
+      const result = await this.uow.run(() =>
+        this.idempotency.execute<InsertCoinAnswer>(request, 200, async () => {
+          const session = await this.sessions.requireActive(auth.playerId!, sessionId);
+          if (session.testMode) throw new TestModeAttempt(session);
+          await this.rateLimits.enforce(`insert-coin:${session.id}`, INSERT_COIN_RULES);
+          const insertionId = randomUUID();
+          const { balance } = await this.wallets.payForInsertion({
+            walletId,
+            coins: session.coinsPerCredit,
+            insertionId,
+            playSessionId: session.id,
+            gameId: session.gameId,
+            playerId: session.playerId,
+            developerId: session.developerId,
+          });
+          return { insertionId, creditsGranted: 1, coinsSpent: session.coinsPerCredit, balance, testMode: false, replayed: false };
+        }),
+      );
+      return result.body;
+    } catch (error) {
+      if (!(error instanceof TestModeAttempt)) throw error;
+      await this.rateLimits.enforce(`insert-coin:${error.session.id}`, INSERT_COIN_RULES);
+      const [balance] = await Promise.all([this.wallets.balance(walletId), this.sessions.touch(error.session.id)]);
       return { insertionId: `test_${randomBytes(16).toString('hex')}`, creditsGranted: 1, coinsSpent: 0, balance, testMode: true, replayed: false };
     }
-
-    const result = await this.uow.run(() =>
-      this.idempotency.execute<InsertCoinAnswer>(request, 200, async () => {
-        await this.rateLimits.enforce(bucket, INSERT_COIN_RULES);
-        const insertionId = randomUUID();
-        const { balance } = await this.wallets.payForInsertion({
-          walletId,
-          coins: session.coinsPerCredit,
-          insertionId,
-          playSessionId: session.id,
-          gameId: session.gameId,
-          playerId: session.playerId,
-          developerId: session.developerId,
-        });
-        return { insertionId, creditsGranted: 1, coinsSpent: session.coinsPerCredit, balance, testMode: false, replayed: false };
-      }),
-    );
-    return result.body;
   }
 }

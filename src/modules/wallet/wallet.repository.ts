@@ -35,9 +35,10 @@ export interface InsertionPayment {
 }
 
 /**
- * The append-only ledger. The balance is the latest entry's running balance: one probe of the
- * unique (wallet_id, seq) index. Every append first locks the wallet row (`lock`), so the next
- * statement reads the latest entry committed by anyone before us and `seq` never collides.
+ * The append-only ledger and each wallet's head (the latest entry's seq and running balance, kept
+ * on the wallet row). Every append updates the head and inserts the entry in one statement: the
+ * row update serialises appends to one wallet until the transaction ends and reads the balance as
+ * the last committed append left it, so `seq` never collides and no balance goes below zero.
  */
 @Injectable()
 export class WalletRepository {
@@ -63,49 +64,43 @@ export class WalletRepository {
   }
 
   async balance(walletId: string): Promise<number> {
-    const row = await this.uow.one<{ balance_after: string }>(
-      'SELECT balance_after FROM ledger_entries WHERE wallet_id = $1 ORDER BY seq DESC LIMIT 1',
-      [walletId],
-    );
-    return row ? Number(row.balance_after) : 0;
+    const row = await this.uow.one<{ balance: string }>('SELECT balance FROM wallets WHERE id = $1', [walletId]);
+    return row ? Number(row.balance) : 0;
   }
 
-  /** Serialises appends to one wallet until the transaction ends. */
-  async lock(walletId: string): Promise<void> {
-    this.uow.requireTransaction();
-    const row = await this.uow.one('SELECT 1 FROM wallets WHERE id = $1 FOR UPDATE', [walletId]);
-    if (!row) throw new Error(`Wallet ${walletId} does not exist.`);
-  }
-
-  /** Appends a credit after the latest entry (the wallet must be locked). */
+  /** Appends a credit after the latest entry. */
   async appendCredit(walletId: string, coins: number, reason: string): Promise<{ entryId: string; balance: number }> {
     this.uow.requireTransaction();
     const row = await this.uow.one<{ id: string; balance_after: string }>(
-      `WITH last AS (
-         SELECT seq, balance_after FROM ledger_entries WHERE wallet_id = $1 ORDER BY seq DESC LIMIT 1
+      `WITH head AS (
+         UPDATE wallets SET balance = balance + $2::integer, last_seq = last_seq + 1 WHERE id = $1
+         RETURNING id, last_seq, balance
        )
        INSERT INTO ledger_entries (wallet_id, seq, delta, balance_after, kind, reason)
-       SELECT $1::uuid, COALESCE((SELECT seq FROM last), 0) + 1, $2::integer, COALESCE((SELECT balance_after FROM last), 0) + $2::integer, 'credit', $3::text
+       SELECT head.id, head.last_seq, $2::integer, head.balance, 'credit', $3::text FROM head
        RETURNING id::text AS id, balance_after`,
       [walletId, coins, reason],
     );
-    return { entryId: row!.id, balance: Number(row!.balance_after) };
+    if (!row) throw new Error(`Wallet ${walletId} does not exist.`);
+    return { entryId: row.id, balance: Number(row.balance_after) };
   }
 
   /**
-   * The money statement of insert-coin (the wallet must be locked): when the latest balance covers
-   * the price, appends the debit, records the insertion and the developer's earning, and moves the
-   * play session's lastSeenAt (CONTRACT §6) — all or nothing, one round trip while the wallet is
-   * locked. Returns the balance before, and after when paid.
+   * The money statement of insert-coin: when the wallet's balance covers the price, moves its head,
+   * appends the debit, records the insertion and the developer's earning, and moves the play
+   * session's lastSeenAt (CONTRACT §6) — all or nothing, one round trip that also locks the wallet.
+   * Returns null when the balance does not cover it (nothing written, the wallet not locked).
    */
-  async payForInsertion(p: InsertionPayment): Promise<{ balanceBefore: number; balanceAfter: number | null; createdAt: Date | null }> {
+  async payForInsertion(p: InsertionPayment): Promise<{ balanceAfter: number; createdAt: Date } | null> {
     this.uow.requireTransaction();
-    const row = await this.uow.one<{ balance_before: string; balance_after: string | null; created_at: Date | null }>(
-      `WITH last AS (
-         SELECT seq, balance_after FROM ledger_entries WHERE wallet_id = $1 ORDER BY seq DESC LIMIT 1
+    const row = await this.uow.one<{ balance_after: string | null; created_at: Date | null }>(
+      `WITH head AS (
+         UPDATE wallets SET balance = balance - $2::integer, last_seq = last_seq + 1
+          WHERE id = $1 AND balance >= $2::integer
+         RETURNING id, last_seq, balance
        ), debit AS (
          INSERT INTO ledger_entries (wallet_id, seq, delta, balance_after, kind)
-         SELECT $1::uuid, last.seq + 1, -$2::integer, last.balance_after - $2::integer, 'debit' FROM last WHERE last.balance_after >= $2::integer
+         SELECT head.id, head.last_seq, -$2::integer, head.balance, 'debit' FROM head
          RETURNING id, balance_after
        ), insertion AS (
          INSERT INTO insertions (id, play_session_id, game_id, player_id, ledger_entry_id, coins)
@@ -120,16 +115,11 @@ export class WalletRepository {
           WHERE id = $4::uuid AND EXISTS (SELECT 1 FROM insertion)
          RETURNING id
        )
-       SELECT COALESCE((SELECT balance_after FROM last), 0) AS balance_before,
-              (SELECT balance_after FROM debit) AS balance_after,
-              (SELECT created_at FROM insertion) AS created_at`,
+       SELECT (SELECT balance_after FROM debit) AS balance_after, (SELECT created_at FROM insertion) AS created_at`,
       [p.walletId, p.coins, p.insertionId, p.playSessionId, p.gameId, p.playerId, p.developerId, p.grossMills, p.earnedMills],
     );
-    return {
-      balanceBefore: Number(row!.balance_before),
-      balanceAfter: row!.balance_after === null ? null : Number(row!.balance_after),
-      createdAt: row!.created_at,
-    };
+    if (row!.balance_after === null || row!.created_at === null) return null;
+    return { balanceAfter: Number(row!.balance_after), createdAt: row!.created_at };
   }
 
   /** Newest first; `beforeSeq` pages backwards. One more row than asked tells whether more exist. */

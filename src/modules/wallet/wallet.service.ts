@@ -55,14 +55,13 @@ export class WalletService {
     return this.wallets.walletIdOfAccount(accountId);
   }
 
-  /** Balance in coins: the latest ledger entry's running balance (0 for an empty ledger). */
+  /** Balance in coins: the wallet's head, the latest ledger entry's running balance (0 for an empty ledger). */
   balance(walletId: string): Promise<number> {
     return this.wallets.balance(walletId);
   }
 
   /** Adds coins (inside the caller's transaction). */
   async credit(walletId: string, coins: number, reason: string): Promise<{ entryId: string; balance: number }> {
-    await this.wallets.lock(walletId);
     return this.wallets.appendCredit(walletId, coins, reason);
   }
 
@@ -72,12 +71,10 @@ export class WalletService {
    * 402 INSUFFICIENT_COINS when the balance does not cover it; the caller's transaction then rolls back.
    */
   async payForInsertion(purchase: InsertionPurchase): Promise<{ balance: number; createdAt: Date }> {
-    await this.wallets.lock(purchase.walletId);
-    const result = await this.wallets.payForInsertion({ ...purchase, ...earningFor(purchase.coins) });
-    if (result.balanceAfter === null || result.createdAt === null) {
-      throw new InsufficientCoinsError(result.balanceBefore, purchase.coins);
-    }
-    return { balance: result.balanceAfter, createdAt: result.createdAt };
+    const paid = await this.wallets.payForInsertion({ ...purchase, ...earningFor(purchase.coins) });
+    // Refused: the balance as it is now (a fresh statement sees what a concurrent debit committed).
+    if (!paid) throw new InsufficientCoinsError(await this.wallets.balance(purchase.walletId), purchase.coins);
+    return { balance: paid.balanceAfter, createdAt: paid.createdAt };
   }
 
   async entries(walletId: string, options: { limit: number; before?: string }): Promise<WalletPage> {
