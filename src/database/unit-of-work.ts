@@ -1,46 +1,52 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { DataSource, QueryRunner } from 'typeorm';
+import { DataSource } from 'typeorm';
 import type { Pool, PoolClient, QueryResultRow } from 'pg';
 import { isDatabaseUnavailable } from '../errors/database-errors';
 
 /**
- * One transaction per use case. `run(work)` opens a transaction on a TypeORM QueryRunner and keeps
- * it in AsyncLocalStorage; nested `run` calls join it. Repositories call `query()` on every call:
- * inside a transaction it goes to that transaction's connection, outside it to the pool.
+ * One transaction per use case. `run(work)` takes a connection from the pool TypeORM owns, opens a
+ * transaction on it and keeps it in AsyncLocalStorage; nested `run` calls join it. Repositories
+ * call `query()` on every call: inside a transaction it goes to that transaction's connection,
+ * outside it to the pool.
  *
- * Statements are sent as named prepared statements through the QueryRunner's own `pg`
- * connection: parsed and planned once per connection, the biggest saving on the hot path.
+ * Statements are sent as named prepared statements: parsed and planned once per connection. The
+ * transaction is driven on the `pg` connection itself (BEGIN, COMMIT, ROLLBACK): TypeORM's
+ * QueryRunner added an object graph, events and a logger call to every request for nothing we use
+ * (docs/performance.md).
  */
 @Injectable()
 export class UnitOfWork {
-  private readonly storage = new AsyncLocalStorage<QueryRunner>();
+  private readonly storage = new AsyncLocalStorage<PoolClient>();
   private readonly names = new Map<string, string>();
 
   constructor(readonly dataSource: DataSource) {}
 
+  private get pool(): Pool {
+    return (this.dataSource.driver as unknown as { master: Pool }).master;
+  }
+
   async run<T>(work: () => Promise<T>): Promise<T> {
     if (this.storage.getStore()) return work();
-    const runner = this.dataSource.createQueryRunner();
-    await runner.connect();
+    const client = await this.pool.connect();
+    let open = false;
     try {
-      await runner.startTransaction();
-      const result = await this.storage.run(runner, work);
-      await runner.commitTransaction();
+      await client.query('BEGIN');
+      open = true;
+      const result = await this.storage.run(client, work);
+      open = false;
+      await client.query('COMMIT');
+      client.release();
       return result;
     } catch (error) {
       // After a timeout or a lost connection the server may still be running our statement inside
       // the open transaction; pooled again, that connection would run the next request's statements
       // in this transaction. Such a connection (or one that cannot roll back) is destroyed.
-      let broken = isDatabaseUnavailable(error);
-      if (!broken && runner.isTransactionActive) {
-        broken = await runner.rollbackTransaction().then(() => false, () => true);
-      }
-      if (broken) await (runner as unknown as { releasePostgresConnection(err: unknown): Promise<void> }).releasePostgresConnection(error);
+      let broken = isDatabaseUnavailable(error) || !open;
+      if (!broken) broken = await client.query('ROLLBACK').then(() => false, () => true);
+      client.release(broken ? (error instanceof Error ? error : true) : undefined);
       throw error;
-    } finally {
-      await runner.release().catch(() => undefined);
     }
   }
 
@@ -56,10 +62,7 @@ export class UnitOfWork {
   }
 
   async query<T extends QueryResultRow = QueryResultRow>(text: string, values: unknown[] = []): Promise<T[]> {
-    const runner = this.storage.getStore();
-    const target: Pool | PoolClient = runner
-      ? (runner as unknown as { databaseConnection: PoolClient }).databaseConnection
-      : (this.dataSource.driver as unknown as { master: Pool }).master;
+    const target: Pool | PoolClient = this.storage.getStore() ?? this.pool;
     const result = await target.query<T>({ name: this.statementName(text), text, values });
     return result.rows;
   }
