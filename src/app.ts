@@ -10,7 +10,7 @@ import type { Config } from './config';
 import { createDataSource, runMigrations } from './database/data-source';
 import { AllExceptionsFilter } from './errors/all-exceptions.filter';
 import { serveOpenApi } from './http/openapi';
-import { RequestTimeoutInterceptor } from './http/request-timeout.interceptor';
+import { requestDeadline } from './http/request-deadline';
 import { AppValidationPipe } from './http/validation.pipe';
 
 export interface App {
@@ -50,6 +50,8 @@ export interface CreateAppOptions {
   dataSource?: DataSource;
   /** Extra modules, for tests only (e.g. a controller that throws). */
   imports?: ModuleImport[];
+  /** The request deadline (tests only; 9 s otherwise). */
+  requestDeadlineMs?: number;
 }
 
 export async function createApp(config: Config & { databaseUrl: string }, options: CreateAppOptions = {}): Promise<App> {
@@ -82,6 +84,7 @@ export async function createApp(config: Config & { databaseUrl: string }, option
   nest.use((req: express.Request, res: express.Response, next: express.NextFunction) =>
     (req.path === '/docs' || req.path.startsWith('/docs/') ? docsHeaders : apiHeaders)(req, res, next),
   );
+  nest.use(requestDeadline(options.requestDeadlineMs));
   let draining = false;
   nest.use((_req: express.Request, res: express.Response, next: express.NextFunction) => {
     if (draining) res.setHeader('Connection', 'close');
@@ -90,7 +93,6 @@ export async function createApp(config: Config & { databaseUrl: string }, option
   nest.use(express.json({ limit: BODY_LIMIT, strict: true, type: ['application/json', 'application/*+json'] }));
   nest.useGlobalPipes(new AppValidationPipe());
   nest.useGlobalFilters(new AllExceptionsFilter());
-  nest.useGlobalInterceptors(new RequestTimeoutInterceptor());
   nest.enableShutdownHooks([]);
   serveOpenApi(nest);
   await nest.init();

@@ -89,6 +89,8 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const response = http.getResponse<Response>();
     const request = http.getRequest<Request>();
+    // The request deadline already answered 503; the handler's late reply (or its error) goes nowhere.
+    if (response.headersSent && response.locals?.deadlinePassed) return;
     const result = toFlatError(exception);
     if (result.surprise !== undefined) {
       const err = result.surprise instanceof Error ? result.surprise : new Error(String(result.surprise));

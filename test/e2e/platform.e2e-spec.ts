@@ -20,6 +20,13 @@ class ThrowingController {
     throw new Error('secret internal detail at /srv/app.ts:42 SELECT * FROM accounts');
   }
 
+  @Get('slow')
+  @Public()
+  async slow(): Promise<{ late: true }> {
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    return { late: true };
+  }
+
   @Post('echo')
   @Public()
   echo(@Body() body: EchoDto): EchoDto {
@@ -99,5 +106,30 @@ describe('platform: flat errors, body limits, health', () => {
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
     expect(res.headers['x-powered-by']).toBeUndefined();
+  });
+
+  describe('request deadline (CONTRACT §16.29)', () => {
+    let short: TestApp;
+
+    beforeAll(async () => {
+      short = await createTestApp({ imports: [ThrowingModule], requestDeadlineMs: 200 });
+    });
+    afterAll(async () => short.close());
+
+    it('answers a request still running at the deadline with 503 and Retry-After, and drops the late answer', async () => {
+      const started = Date.now();
+      const res = await short.http().get('/__test/slow').expect(503);
+      expect(Date.now() - started).toBeLessThan(550);
+      expect(res.headers['retry-after']).toBe('1');
+      expect(res.body).toEqual({ error: 'SERVICE_UNAVAILABLE', message: expect.any(String) });
+      // The handler finishes after the answer went out; the app carries on serving.
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      await short.http().post('/__test/echo').send({ name: 'a', count: 1 }).expect(201, { name: 'a', count: 1 });
+    });
+
+    it('leaves a request that finishes in time alone', async () => {
+      const res = await t.http().get('/__test/slow').expect(200);
+      expect(res.body).toEqual({ late: true });
+    });
   });
 });

@@ -20,7 +20,7 @@ export interface TestApp {
  * configuration variables (e.g. SESSION_IDLE_TIMEOUT_SECONDS); `databaseUrl` shares a database
  * between several instances.
  */
-export async function createTestApp(options: { env?: Record<string, string>; databaseUrl?: string; imports?: ModuleImport[] } = {}): Promise<TestApp> {
+export async function createTestApp(options: { env?: Record<string, string>; databaseUrl?: string; imports?: ModuleImport[]; requestDeadlineMs?: number } = {}): Promise<TestApp> {
   const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -31,7 +31,7 @@ export async function createTestApp(options: { env?: Record<string, string>; dat
     ...options.env,
     DATABASE_URL: databaseUrl,
   });
-  const app = await createApp({ ...config, databaseUrl }, { imports: options.imports });
+  const app = await createApp({ ...config, databaseUrl }, { imports: options.imports, requestDeadlineMs: options.requestDeadlineMs });
   const server = app.nest.getHttpServer();
   const db = testPool(databaseUrl);
   return {
