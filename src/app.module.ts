@@ -20,20 +20,25 @@ import { AchievementsModule } from './modules/achievements/achievements.module';
 
 export type ModuleImport = Type | DynamicModule;
 
-/** Feature modules, one per bounded context. */
+/**
+ * Feature modules, one per bounded context. Their order is the order express tries the routes in,
+ * one pattern after another: the busiest routes come first (health checks, the public board,
+ * play), so a leaderboard read is not tested against fifty portal routes before it matches
+ * (docs/performance.md).
+ */
 const FEATURES = [
   HealthModule,
+  ScoringModule,
+  PlaySessionsModule,
+  AchievementsModule,
   WalletModule,
   RateLimitsModule,
   IdempotencyModule,
-  PlaySessionsModule,
   IdentityModule,
   DeveloperPortalModule,
   AdminModule,
   CatalogueModule,
   WebModule,
-  ScoringModule,
-  AchievementsModule,
 ];
 
 @Module({})
