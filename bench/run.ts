@@ -92,7 +92,10 @@ async function timeQuery(db: Pool, sql: string, params: unknown[], times: number
 }
 
 async function main(): Promise<void> {
-  const p = process.argv.includes('--quick') ? QUICK : FULL;
+  const seconds = Number(process.argv.find((arg) => arg.startsWith('--seconds='))?.slice('--seconds='.length));
+  const base = process.argv.includes('--quick') ? QUICK : FULL;
+  // --seconds=N: a longer (steadier) or shorter measurement per scenario; baselines take 60% of it.
+  const p: Profile = seconds > 0 ? { ...base, seconds, baselineSeconds: Math.max(1, seconds * 0.6) } : base;
   const report: Report = {
     startedAt: new Date().toISOString(),
     mode: p.mode,
@@ -158,24 +161,66 @@ async function main(): Promise<void> {
     log(`measuring service pid ${svc.pid}, RSS ${svc.rssMb().toFixed(0)} MB at start`);
     report.extras['server RSS idle before load (MB)'] = Math.round(svc.rssMb());
 
+    /** Set while a scenario is measured in halves interleaved with its baseline (see `add`). */
+    let slice: { duration: number; warmupSeconds: number } | undefined;
     const load = (next: LoadOptions['next'], extra: Partial<LoadOptions> = {}): Promise<Measurement> =>
-      runLoad({ url, connections: p.connections, duration: p.seconds, warmupSeconds: p.warmupSeconds, next, rssMb: svc.rssMb, cpuSeconds: svc.cpuSeconds, ...extra });
+      runLoad({ url, connections: p.connections, duration: p.seconds, warmupSeconds: p.warmupSeconds, next, rssMb: svc.rssMb, cpuSeconds: svc.cpuSeconds, ...slice, ...extra });
     const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length).split(',');
-    /** Baselines measured again right before each scenario compared with them: a shared machine drifts within minutes. */
-    const rebaseline: Record<string, () => Promise<Measurement>> = {};
-    /** Measures one row (unless --only leaves it out) and logs it with its ratio. */
-    const add = async (row: Omit<Row, 'ratio' | 'measurement'>, measure: () => Promise<Measurement>): Promise<void> => {
+    /** Baselines measured again beside each scenario compared with them: a shared machine drifts within seconds. */
+    const rebaseline: Record<string, (seconds: number, warmupSeconds: number) => Promise<Measurement>> = {};
+    /**
+     * Measures one row (unless --only leaves it out) and logs it with its ratio. A scenario with a
+     * baseline is measured interleaved with it: baseline, scenario, baseline, scenario, half the
+     * time each, so drift in between hits both alike (`interleave: false`: the baseline once, before).
+     */
+    const add = async (row: Omit<Row, 'ratio' | 'measurement'> & { interleave?: boolean; baselineMeasured?: Measurement }, measure: () => Promise<Measurement>): Promise<void> => {
       if (only && row.section !== 'baseline' && !only.some((o) => row.id.startsWith(o))) return;
-      const fresh = row.baseline && rebaseline[row.baseline] ? await rebaseline[row.baseline]() : undefined;
-      const measurement = await measure();
+      const again = row.baseline ? rebaseline[row.baseline] : undefined;
+      let fresh: Measurement | undefined;
+      let measurement: Measurement;
+      if (row.baselineMeasured) {
+        fresh = row.baselineMeasured;
+        measurement = await measure();
+      } else if (again && row.interleave !== false) {
+        const half = p.seconds / 2;
+        const b1 = await again(half, p.warmupSeconds);
+        slice = { duration: half, warmupSeconds: p.warmupSeconds };
+        const m1 = await measure();
+        const b2 = await again(half, 0);
+        slice = { duration: half, warmupSeconds: 0 };
+        const m2 = await measure();
+        slice = undefined;
+        fresh = merge(b1, b2);
+        measurement = merge(m1, m2);
+      } else {
+        fresh = again ? await again(p.baselineSeconds, 0) : undefined;
+        measurement = await measure();
+      }
       const base = fresh ?? (row.baseline ? report.rows.find((r) => r.id === row.baseline)?.measurement : undefined);
       const cpuRatio = base ? cpuRatioOf(base, measurement) : undefined;
-      const full: Row = { ...row, measurement, baselineRps: base?.rps, ratio: base ? measurement.rps / base.rps : undefined, cpuRatio };
+      const { interleave: _interleave, baselineMeasured: _baselineMeasured, ...plain } = row;
+      const full: Row = { ...plain, measurement, baselineRps: base?.rps, ratio: base ? measurement.rps / base.rps : undefined, cpuRatio };
       report.rows.push(full);
       const m = measurement;
       log(`${row.label}: ${m.rps.toFixed(0)} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms, errors ${m.errors}, RSS ${m.rssMaxMb.toFixed(0)} MB${m.cpuMsPerRequest !== undefined ? `, CPU ${m.cpuMsPerRequest.toFixed(3)} ms/req` : ''}${full.ratio !== undefined ? `, ${full.ratio.toFixed(2)} of ${row.baseline} (${base!.rps.toFixed(0)} req/s)` : ''}`);
     };
     const get = (path: string, headers?: Record<string, string>) => () => load(() => ({ method: 'GET', path, headers }));
+
+    // ---- warm-up, not measured: a fresh process runs its first requests through V8's interpreter
+    // and grows its young generation; insert-coin measured first would pay for all of it (its first
+    // 5 s on a fresh process ran at 60-75% of the throughput of the next 5 s). Each path serves a
+    // few thousand requests first, as it would in a service that has been up for a minute.
+    const warmSeconds = p.mode === 'quick' ? 1 : 3;
+    const heartbeatNext = cycle(coinSessions);
+    const warmups: [string, LoadOptions['next']][] = [
+      ['GET /health/live', () => ({ method: 'GET', path: '/health/live' })],
+      ['POST insert-coin', insertCoinRequests(coinSessions)],
+      ['POST heartbeat', () => { const s = heartbeatNext(); return { method: 'POST', path: `/api/play/sessions/${s.sessionId}/heartbeat`, headers: { cookie: s.cookie } }; }],
+      ['GET leaderboard', () => ({ method: 'GET', path: `/api/games/${world.main.slug}/scores?period=${Math.random() < 0.5 ? 'all' : 'week'}` })],
+      ['GET /api/v1/insertions/{id}', () => ({ method: 'GET', path: `/api/v1/insertions/${insertionIds[Math.floor(Math.random() * insertionIds.length)]}`, headers: { authorization: `Bearer ${world.liveKey}` } })],
+    ];
+    for (const [, next] of warmups) await load(next, { duration: warmSeconds, warmupSeconds: 0 });
+    log(`warmed up: ${warmups.map(([label]) => label).join(', ')} (${warmSeconds} s each, not measured)`);
 
     // ---- baselines
     await add({ id: 'health', label: 'GET /health/live (framework ceiling)', section: 'baseline' }, get('/health/live'));
@@ -183,8 +228,8 @@ async function main(): Promise<void> {
     const sqlOptions = { connections: p.connections, seconds: p.seconds, warmupSeconds: p.warmupSeconds, rssMb: svc.rssMb };
     await add({ id: 'sql', label: 'insert-coin statements via pg (database ceiling)', section: 'baseline' }, () => runSqlBaseline(db.url, baselineTargets, { ...sqlOptions, full: true }));
     await add({ id: 'sql-core', label: 'money transaction only via pg (lock, debit, insertion, earning)', section: 'baseline' }, () => runSqlBaseline(db.url, baselineTargets, { ...sqlOptions, full: false }));
-    rebaseline.health = () => runLoad({ url, connections: p.connections, duration: p.baselineSeconds, next: () => ({ method: 'GET', path: '/health/live' }), rssMb: svc.rssMb, cpuSeconds: svc.cpuSeconds });
-    rebaseline.sql = () => runSqlBaseline(db.url, baselineTargets, { ...sqlOptions, seconds: p.baselineSeconds, warmupSeconds: 0, full: true });
+    rebaseline.health = (seconds, warmupSeconds) => runLoad({ url, connections: p.connections, duration: seconds, warmupSeconds, next: () => ({ method: 'GET', path: '/health/live' }), rssMb: svc.rssMb, cpuSeconds: svc.cpuSeconds });
+    rebaseline.sql = (seconds, warmupSeconds) => runSqlBaseline(db.url, baselineTargets, { ...sqlOptions, seconds, warmupSeconds, full: true });
 
     // ---- scenarios
     await add({ id: 'insert-coin', label: 'POST insert-coin', section: 'scenario', baseline: 'sql' }, () => load(insertCoinRequests(coinSessions)));
@@ -193,7 +238,7 @@ async function main(): Promise<void> {
       load(() => { const s = heartbeat(); return { method: 'POST', path: `/api/play/sessions/${s.sessionId}/heartbeat`, headers: { cookie: s.cookie } }; }));
     const scoreNext = cycle(scoreSessions);
     let scoreValue = 0;
-    await add({ id: 'score', label: 'POST score (one per fresh insertion)', section: 'scenario', baseline: 'health', note: `${scoreSessions.length} requests, one per play session` }, () =>
+    await add({ id: 'score', label: 'POST score (one per fresh insertion)', section: 'scenario', baseline: 'health', interleave: false, note: `${scoreSessions.length} requests, one per play session` }, () =>
       load(() => {
         const s = scoreNext();
         return { method: 'POST', path: `/api/play/sessions/${s.sessionId}/score`, headers: { cookie: s.cookie }, body: JSON.stringify({ score: 5000 + ((scoreValue += 7919) % 1_000_000), idempotencyKey: freshKey('sc') }) };
@@ -222,14 +267,20 @@ async function main(): Promise<void> {
       await add({ id: 'ledger-large', label: `insert-coin, wallet with ${entries(growth.large.ledger)} entries`, section: 'ledger growth', baseline: 'ledger-small' }, async () => large);
     }
     for (const period of ['all', 'week'] as const) {
+      if (!wanted('board')) break;
       const board = (size: 'small' | 'large') => () => ({ method: 'GET' as const, path: `/api/games/${growth[size].game.slug}/scores?period=${period}` });
-      let large: Measurement | undefined;
-      await add({ id: `board-small-${period}`, label: `leaderboard ${period}, ${entries(growth.small.scores)} scores`, section: 'board growth', baseline: 'health' }, async () => {
-        const [small, big] = await alternate(board('small'), board('large'));
-        large = big;
-        return small;
-      });
-      if (large) await add({ id: `board-large-${period}`, label: `leaderboard ${period}, ${entries(growth.large.scores)} scores`, section: 'board growth', baseline: `board-small-${period}` }, async () => large!);
+      // health, small, large, health, small, large: half the time each, so drift hits all three alike.
+      const health: Measurement[] = [];
+      const small: Measurement[] = [];
+      const large: Measurement[] = [];
+      for (const warmupSeconds of [p.warmupSeconds, 0]) {
+        const half = { duration: p.seconds / 2, warmupSeconds };
+        health.push(await rebaseline.health(half.duration, warmupSeconds));
+        small.push(await load(board('small'), half));
+        large.push(await load(board('large'), half));
+      }
+      await add({ id: `board-small-${period}`, label: `leaderboard ${period}, ${entries(growth.small.scores)} scores`, section: 'board growth', baseline: 'health', baselineMeasured: merge(health[0], health[1]) }, async () => merge(small[0], small[1]));
+      await add({ id: `board-large-${period}`, label: `leaderboard ${period}, ${entries(growth.large.scores)} scores`, section: 'board growth', baseline: `board-small-${period}` }, async () => merge(large[0], large[1]));
     }
     await add({ id: 'health-end', label: 'GET /health/live at the end (drift)', section: 'baseline' }, get('/health/live'));
 
