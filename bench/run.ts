@@ -296,7 +296,7 @@ async function main(): Promise<void> {
     const rssMax = Math.max(...report.rows.map((r) => r.measurement.rssMaxMb));
     report.extras['server RSS max under load (MB)'] = Math.round(rssMax);
     report.extras['server RSS target (< 250 MB)'] = rssMax < 250 ? 'met' : 'MISSED';
-    report.extras['GET /health/live drift, end / start (ratios use a baseline measured right before each scenario)'] = Number(((row('health-end')?.measurement.rps ?? 0) / (row('health')?.measurement.rps ?? 1)).toFixed(2));
+    report.extras['GET /health/live drift, end / start (each ratio uses baselines interleaved with its scenario)'] = Number(((row('health-end')?.measurement.rps ?? 0) / (row('health')?.measurement.rps ?? 1)).toFixed(2));
 
     // ---- direct board queries (no cache, no HTTP): the index at both sizes
     const week = weekStartOf(new Date());
