@@ -1,10 +1,8 @@
 import { DynamicModule, Module, Type } from '@nestjs/common';
-import { LoggerModule } from 'nestjs-pino';
 import { DataSource } from 'typeorm';
 import type { Config } from './config';
 import { ConfigModule } from './config.module';
 import { DatabaseModule } from './database/database.module';
-import { loggerParams } from './http/logging';
 import { HealthModule } from './modules/health/health.module';
 import { WalletModule } from './modules/wallet/wallet.module';
 import { RateLimitsModule } from './modules/rate-limits/rate-limits.module';
@@ -49,7 +47,6 @@ export class AppModule {
       imports: [
         ConfigModule.forConfig(config),
         DatabaseModule.forDataSource(dataSource),
-        LoggerModule.forRoot(loggerParams(config)),
         ...FEATURES,
         ...extra,
       ],

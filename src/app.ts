@@ -3,12 +3,12 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import express from 'express';
 import helmet from 'helmet';
-import { Logger } from 'nestjs-pino';
 import type { DataSource } from 'typeorm';
 import { AppModule, ModuleImport } from './app.module';
 import type { Config } from './config';
 import { createDataSource, runMigrations } from './database/data-source';
 import { AllExceptionsFilter } from './errors/all-exceptions.filter';
+import { AppLogger, createRootLogger, requestLogging } from './http/logging';
 import { serveOpenApi } from './http/openapi';
 import { requestDeadline } from './http/request-deadline';
 import { AppValidationPipe } from './http/validation.pipe';
@@ -61,7 +61,9 @@ export async function createApp(config: Config & { databaseUrl: string }, option
     bufferLogs: true,
     abortOnError: false,
   });
-  nest.useLogger(nest.get(Logger));
+  const logger = createRootLogger(config);
+  nest.useLogger(new AppLogger(logger));
+  nest.use(requestLogging(logger));
   nest.disable('x-powered-by');
   nest.set('trust proxy', config.trustProxy);
   nest.set('etag', false);

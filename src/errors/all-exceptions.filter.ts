@@ -94,9 +94,9 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const result = toFlatError(exception);
     if (result.surprise !== undefined) {
       const err = result.surprise instanceof Error ? result.surprise : new Error(String(result.surprise));
-      this.logger.error({ err, method: request?.method, path: request?.path }, 'Unexpected error');
+      this.logger.error({ err, reqId: (request as { id?: string } | undefined)?.id, method: request?.method, path: request?.path }, 'Unexpected error');
     } else if (result.status === 503) {
-      this.logger.warn({ reason: exception instanceof Error ? exception.message : String(exception) }, 'Database unavailable');
+      this.logger.warn({ reqId: (request as { id?: string } | undefined)?.id, reason: exception instanceof Error ? exception.message : String(exception) }, 'Database unavailable');
     }
     if (response.headersSent) {
       response.end();

@@ -1,36 +1,116 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Params } from 'nestjs-pino';
+import type { LoggerService } from '@nestjs/common';
+import type { NextFunction, Request, Response } from 'express';
+import pino, { Logger as Pino } from 'pino';
 import type { Config } from '../config';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 /**
- * Structured JSON logs (pino) with a request id per request, also sent back as `X-Request-Id`.
- * Only the path is logged (a query may carry a verification token); cookies, authorization
- * headers and set-cookie never reach a log line.
+ * The one structured logger (pino, JSON lines on stdout). Log lines name a request by its id and
+ * path only: a query may carry a verification token, and cookies, authorization headers and
+ * set-cookie never reach a log line (the redaction below is a second guard for objects passed by
+ * hand).
  */
-export function loggerParams(config: Pick<Config, 'logLevel'>): Params {
-  return {
-    pinoHttp: {
-      level: config.logLevel,
-      genReqId: (req: IncomingMessage, res: ServerResponse) => {
-        const incoming = req.headers['x-request-id'];
-        const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-        res.setHeader('X-Request-Id', id);
-        return id;
-      },
-      serializers: {
-        req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, path: req.url.split('?')[0] }),
-        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-      },
-      redact: {
-        paths: ['req.headers', 'res.headers', '*.password', '*.token', '*.key', 'password', 'token', 'cookie', 'authorization'],
-        censor: '[redacted]',
-      },
-      customLogLevel: (_req: IncomingMessage, res: ServerResponse, err?: Error) =>
-        err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'info' : 'info',
-      autoLogging: { ignore: (req: IncomingMessage) => (req.url ?? '').startsWith('/health/') },
+export function createRootLogger(config: Pick<Config, 'logLevel'>): Pino {
+  return pino({
+    level: config.logLevel,
+    serializers: { err: pino.stdSerializers.err },
+    redact: {
+      paths: ['req.headers', 'res.headers', '*.password', '*.token', '*.key', 'password', 'token', 'cookie', 'authorization'],
+      censor: '[redacted]',
     },
+  });
+}
+
+/**
+ * A request id per request (a well-formed incoming `X-Request-Id`, else a new one), sent back as
+ * `X-Request-Id`, and one line per finished request: `request completed` at info, `request
+ * errored` at error for a 5xx. Health checks are not logged.
+ *
+ * Written by hand instead of pino-http and nestjs-pino: those built a child logger (serialising and
+ * redacting the request) and an AsyncLocalStorage scope for every request whether anything was
+ * logged or not, about 100 us of CPU per request on the 2-core VM (docs/performance.md). Error
+ * lines carry the request id explicitly instead (see the exception filter).
+ */
+export function requestLogging(logger: Pino) {
+  return (req: Request & { id?: string }, res: Response, next: NextFunction): void => {
+    const incoming = req.headers['x-request-id'];
+    const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    req.id = id;
+    res.setHeader('X-Request-Id', id);
+    const url = req.originalUrl ?? req.url ?? '';
+    if (!url.startsWith('/health/')) {
+      const started = Date.now();
+      let logged = false;
+      const done = (): void => {
+        if (logged) return;
+        logged = true;
+        const failed = res.statusCode >= 500;
+        const level = failed ? 'error' : 'info';
+        if (!logger.isLevelEnabled(level)) return;
+        const fields = { req: { id, method: req.method, path: url.split('?')[0] }, res: { statusCode: res.statusCode }, responseTime: Date.now() - started };
+        logger[level](fields, failed ? 'request errored' : res.writableFinished ? 'request completed' : 'request aborted');
+      };
+      res.once('finish', done);
+      res.once('close', done);
+    }
+    next();
   };
+}
+
+type Level = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal';
+
+/**
+ * Nest's logger (its own start-up lines and every `new Logger(context)` in the app) on the same
+ * pino logger. Messages may be strings or objects (`logger.error({ err, path }, 'Unexpected
+ * error')`); the context Nest appends comes out as `context`.
+ */
+export class AppLogger implements LoggerService {
+  constructor(private readonly logger: Pino) {}
+
+  verbose(message: unknown, ...params: unknown[]): void {
+    this.call('trace', message, params);
+  }
+
+  debug(message: unknown, ...params: unknown[]): void {
+    this.call('debug', message, params);
+  }
+
+  log(message: unknown, ...params: unknown[]): void {
+    this.call('info', message, params);
+  }
+
+  warn(message: unknown, ...params: unknown[]): void {
+    this.call('warn', message, params);
+  }
+
+  error(message: unknown, ...params: unknown[]): void {
+    this.call('error', message, params);
+  }
+
+  fatal(message: unknown, ...params: unknown[]): void {
+    this.call('fatal', message, params);
+  }
+
+  private call(level: Level, message: unknown, params: unknown[]): void {
+    if (!this.logger.isLevelEnabled(level)) return;
+    const fields: Record<string, unknown> = {};
+    // Nest passes the logger's context as the last parameter.
+    const rest = params.length > 0 ? params.slice(0, -1) : [];
+    if (params.length > 0) fields.context = params[params.length - 1];
+    if (message instanceof Error) {
+      fields.err = message;
+      this.logger[level](fields, ...(rest as []));
+    } else if (message !== null && typeof message === 'object') {
+      this.logger[level]({ ...fields, ...(message as object) }, ...(rest as []));
+    } else if (level === 'error' && typeof message === 'string' && rest.length === 1 && typeof rest[0] === 'string' && /\n\s*at /.test(rest[0])) {
+      // Nest's own exception handlers call error(message, stack, context).
+      const err = new Error(message);
+      err.stack = rest[0];
+      this.logger.error({ ...fields, err });
+    } else {
+      this.logger[level](fields, String(message), ...(rest as []));
+    }
+  }
 }

@@ -431,6 +431,47 @@ describe('player scores, initials and the leaderboard (spec §3.2, §4.5–4.7)'
     });
   });
 
+  describe('the leaderboard cache\'s fast path (a board served within 500 ms is answered before routing)', () => {
+    const bare = (headers: Record<string, string>) =>
+      Object.fromEntries(Object.entries(headers).filter(([name]) => !['date', 'x-request-id'].includes(name)));
+
+    it('answers a cached board byte for byte as the controller did, security headers and request id included', async () => {
+      const game = await publishGame(t, dev);
+      const player = await fundedPlayer();
+      const played = await playAndScore(t, player, game.slug, 700);
+      await postInitials(t, player, played.sessionId, played.scoreId as string, 'FST').expect(200);
+      for (const query of ['', '?period=all', '?period=week']) {
+        const first = await t.http().get(`/api/games/${game.slug}/scores${query}`).expect(200);
+        const again = await t.http().get(`/api/games/${game.slug}/scores${query}`).set('X-Request-Id', 'fast-path-1').expect(200);
+        expect(again.text).toBe(first.text);
+        expect(bare(again.headers)).toEqual(bare(first.headers));
+        expect(again.headers['x-request-id']).toBe('fast-path-1');
+        expect(again.headers['content-security-policy']).toBe("default-src 'none';frame-ancestors 'none'");
+        expect(again.body.scores).toEqual([expect.objectContaining({ rank: 1, score: '700', initials: 'FST' })]);
+      }
+    });
+
+    it('still sends other query strings and HEAD through validation, and shows a new top score at once', async () => {
+      const game = await publishGame(t, dev);
+      const player = await fundedPlayer();
+      await getBoard(t, game.slug, 'week').expect(200);
+      expect((await t.http().get(`/api/games/${game.slug}/scores?period=week&extra=1`).expect(400)).body.error).toBe('INVALID_REQUEST');
+      expect((await t.http().get(`/api/games/${game.slug}/scores?period=week&period=all`).expect(400)).body.error).toBe('INVALID_REQUEST');
+      await t.http().head(`/api/games/${game.slug}/scores?period=week`).expect(200);
+      const played = await playAndScore(t, player, game.slug, 42);
+      await postInitials(t, player, played.sessionId, played.scoreId as string, 'NEW').expect(200);
+      expect((await getBoard(t, game.slug, 'week').expect(200)).body.scores).toEqual([expect.objectContaining({ score: '42', initials: 'NEW' })]);
+    });
+
+    it('stops answering a board whose game was unpublished', async () => {
+      const game = await publishGame(t, dev);
+      await getBoard(t, game.slug).expect(200);
+      await getBoard(t, game.slug).expect(200);
+      await t.http().post(`/api/portal/games/${game.gameId}/unpublish`).set('Cookie', dev.cookie).expect(200);
+      expect((await getBoard(t, game.slug).expect(404)).body.error).toBe('NOT_FOUND');
+    });
+  });
+
   describe('test-mode sessions', () => {
     it('need no coin, save nothing, and tell where the score would place', async () => {
       const game = await publishGame(t, dev);

@@ -24,6 +24,8 @@ interface Cached {
   gameId: string;
   expiresAt: number;
   scores: LeaderboardEntry[];
+  /** The answer as sent, `{ slug, period, scores }` in JSON: see `cachedAnswer`. */
+  answer: Buffer;
 }
 
 /**
@@ -33,18 +35,21 @@ interface Cached {
  */
 const CACHE_TTL_MS = 500;
 const CACHE_MAX_ENTRIES = 5000;
+const WEEK_MS = 7 * 24 * 3600 * 1000;
 
 /** The public top ten (all time and this ISO week), and where a new score would place. */
 @Injectable()
 export class LeaderboardService {
   private readonly cache = new Map<string, Cached>();
+  private weekStart = '';
+  private weekEndsAt = 0;
 
   constructor(private readonly scores: ScoringRepository, private readonly games: GamesService) {
     games.onStatusChange((gameId) => this.invalidate(gameId));
   }
 
   async board(slug: string, period: Period): Promise<Leaderboard> {
-    const weekStart = weekStartOf(new Date());
+    const weekStart = this.currentWeekStart();
     const cacheKey = `${slug}:${period === 'week' ? weekStart : 'all'}`;
     const hit = this.cache.get(cacheKey);
     if (hit && hit.expiresAt > Date.now()) return { slug, period, scores: hit.scores };
@@ -55,8 +60,28 @@ export class LeaderboardService {
     const rows = period === 'week' ? await this.scores.boardWeek(game.id, weekStart) : await this.scores.boardAll(game.id);
     const scores = rows.map(toEntry);
     if (this.cache.size >= CACHE_MAX_ENTRIES) this.cache.clear();
-    this.cache.set(cacheKey, { gameId: game.id, expiresAt: Date.now() + CACHE_TTL_MS, scores });
+    const answer = Buffer.from(JSON.stringify({ slug, period, scores }));
+    this.cache.set(cacheKey, { gameId: game.id, expiresAt: Date.now() + CACHE_TTL_MS, scores, answer });
     return { slug, period, scores };
+  }
+
+  /**
+   * The cached answer of a board read, byte for byte what the controller sends for it, while it is
+   * fresh; undefined otherwise. Only a board the controller has served is ever here.
+   */
+  cachedAnswer(slug: string, period: Period): Buffer | undefined {
+    const hit = this.cache.get(`${slug}:${period === 'week' ? this.currentWeekStart() : 'all'}`);
+    return hit && hit.expiresAt > Date.now() ? hit.answer : undefined;
+  }
+
+  /** Monday of the current ISO week (UTC), worked out again only once the clock passes its end. */
+  private currentWeekStart(): string {
+    const now = Date.now();
+    if (now >= this.weekEndsAt) {
+      this.weekStart = weekStartOf(new Date(now));
+      this.weekEndsAt = Date.parse(`${this.weekStart}T00:00:00Z`) + WEEK_MS;
+    }
+    return this.weekStart;
   }
 
   /** Where `candidate` stands against the all-time board as it is now (CONTRACT §16.7). */

@@ -1,5 +1,6 @@
-import { Module } from '@nestjs/common';
+import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
 import { PlaySessionsModule } from '../play-sessions/play-sessions.module';
+import { LeaderboardCacheMiddleware } from './leaderboard-cache.middleware';
 import { LeaderboardController } from './leaderboard.controller';
 import { LeaderboardService } from './leaderboard.service';
 import { ScoreInitialsService } from './score-initials.service';
@@ -15,4 +16,8 @@ import { TrustedScoreController } from './trusted-score.controller';
   providers: [ScoringRepository, SubmitScoreService, ScoreInitialsService, LeaderboardService],
   exports: [LeaderboardService],
 })
-export class ScoringModule {}
+export class ScoringModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(LeaderboardCacheMiddleware).forRoutes({ path: 'api/games/:slug/scores', method: RequestMethod.GET });
+  }
+}
