@@ -40,8 +40,10 @@ const FULL: Profile = {
   players: 200, baselinePlayers: 100, coinSessions: 4000, baselineSessions: 400, scoreSessions: 4000, growthSessions: 1500,
   smallHistory: 1_000, largeHistory: 1_000_000,
 };
+// autocannon counts whole seconds: 2 s per scenario (1 s halves, interleaved with the baseline) and
+// no per-scenario warm-up, the warm-up pass before the baselines having run every path already.
 const QUICK: Profile = {
-  mode: 'quick', seconds: 2.5, baselineSeconds: 1.5, warmupSeconds: 0.5, connections: 10,
+  mode: 'quick', seconds: 2, baselineSeconds: 1, warmupSeconds: 0, connections: 10,
   players: 20, baselinePlayers: 10, coinSessions: 1200, baselineSessions: 100, scoreSessions: 300, growthSessions: 600,
   smallHistory: 1_000, largeHistory: 50_000,
 };
