@@ -15,7 +15,7 @@ import { sampleMax } from './load';
  * The census (queries.ts) checks these texts against what the service really sent.
  */
 const AUTH = `SELECT s.id AS login_session_id, a.id AS account_id, a.email, a.email_verified_at IS NOT NULL AS email_verified,
-              a.display_name, a.is_admin, d.id AS developer_id, p.id AS player_id, w.id AS wallet_id
+              a.display_name, a.is_admin, d.id AS developer_id, p.id AS player_id, w.id AS wallet_id, p.initials AS player_initials
          FROM login_sessions s
          JOIN accounts a ON a.id = s.account_id
          LEFT JOIN developers d ON d.account_id = a.id
@@ -24,7 +24,7 @@ const AUTH = `SELECT s.id AS login_session_id, a.id AS account_id, a.email, a.em
         WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND s.expires_at > now()`;
 const SESSION = `SELECT ps.id, ps.game_id AS "gameId", ps.game_version_id AS "gameVersionId", g.developer_id AS "developerId",
   ps.player_id AS "playerId", ps.player_ref AS "playerRef", ps.test_mode AS "testMode", ps.coins_per_credit AS "coinsPerCredit",
-  ps.started_at AS "startedAt", ps.last_seen_at AS "lastSeenAt", ps.ended_at AS "endedAt",
+  g.max_score::float8 AS "maxScore", ps.started_at AS "startedAt", ps.last_seen_at AS "lastSeenAt", ps.ended_at AS "endedAt",
   (ps.ended_at IS NULL AND ps.last_seen_at > now() - make_interval(secs => $2)) AS active FROM play_sessions ps JOIN games g ON g.id = ps.game_id WHERE ps.id = $1`;
 const IDEM_CLAIM = 'INSERT INTO idempotency_keys (caller, key, fingerprint) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING 1 AS claimed';
 const PAY = `WITH head AS (

@@ -11,6 +11,7 @@ export interface AuthRow {
   developer_id: string | null;
   player_id: string | null;
   wallet_id: string | null;
+  player_initials: string | null;
 }
 
 @Injectable()
@@ -29,7 +30,7 @@ export class LoginSessionRepository {
   resolve(tokenHash: Buffer): Promise<AuthRow | undefined> {
     return this.uow.one<AuthRow>(
       `SELECT s.id AS login_session_id, a.id AS account_id, a.email, a.email_verified_at IS NOT NULL AS email_verified,
-              a.display_name, a.is_admin, d.id AS developer_id, p.id AS player_id, w.id AS wallet_id
+              a.display_name, a.is_admin, d.id AS developer_id, p.id AS player_id, w.id AS wallet_id, p.initials AS player_initials
          FROM login_sessions s
          JOIN accounts a ON a.id = s.account_id
          LEFT JOIN developers d ON d.account_id = a.id

@@ -13,6 +13,8 @@ export interface AuthContext {
   developerId: string | null;
   playerId: string | null;
   walletId: string | null;
+  /** The player's saved high-score initials (CONTRACT §16.8), read with the login session. */
+  playerInitials: string | null;
   loginSessionId: string;
 }
 
@@ -48,6 +50,7 @@ export class LoginSessionService {
       developerId: row.developer_id,
       playerId: row.player_id,
       walletId: row.wallet_id,
+      playerInitials: row.player_initials,
       loginSessionId: row.login_session_id,
     };
   }

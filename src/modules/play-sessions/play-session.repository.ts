@@ -12,6 +12,8 @@ export interface PlaySessionRecord {
   playerRef: string;
   testMode: boolean;
   coinsPerCredit: number;
+  /** The game's maxScore now (scores are checked against it). */
+  maxScore: number;
   startedAt: Date;
   lastSeenAt: Date;
   endedAt: Date | null;
@@ -27,12 +29,14 @@ export interface InsertionRecord {
   playerId: string;
   playerRef: string;
   coins: number;
+  /** The game's maxScore now. */
+  maxScore: number;
   createdAt: Date;
 }
 
 const SESSION_COLUMNS = `ps.id, ps.game_id AS "gameId", ps.game_version_id AS "gameVersionId", g.developer_id AS "developerId",
   ps.player_id AS "playerId", ps.player_ref AS "playerRef", ps.test_mode AS "testMode", ps.coins_per_credit AS "coinsPerCredit",
-  ps.started_at AS "startedAt", ps.last_seen_at AS "lastSeenAt", ps.ended_at AS "endedAt",
+  g.max_score::float8 AS "maxScore", ps.started_at AS "startedAt", ps.last_seen_at AS "lastSeenAt", ps.ended_at AS "endedAt",
   (ps.ended_at IS NULL AND ps.last_seen_at > now() - make_interval(secs => $2)) AS active`;
 
 /** Play sessions and their insertions. Non-uuid ids find nothing instead of reaching PostgreSQL. */
@@ -109,7 +113,7 @@ export class PlaySessionRepository {
     if (!isUuid(id)) return undefined;
     return this.uow.one<InsertionRecord>(
       `SELECT i.id, i.play_session_id AS "playSessionId", i.game_id AS "gameId", g.developer_id AS "developerId",
-              i.player_id AS "playerId", ps.player_ref AS "playerRef", i.coins, i.created_at AS "createdAt"
+              i.player_id AS "playerId", ps.player_ref AS "playerRef", i.coins, g.max_score::float8 AS "maxScore", i.created_at AS "createdAt"
          FROM insertions i
          JOIN play_sessions ps ON ps.id = i.play_session_id
          JOIN games g ON g.id = i.game_id

@@ -3,11 +3,10 @@ import { CONFIG, Config } from '../../config';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { NotFoundError } from '../../errors/app-error';
 import type { ApiKeyContext } from '../developer-portal/api-key.decorators';
-import { GamesService } from '../developer-portal/games.service';
 import { IdempotencyService, IdempotentRequest } from '../idempotency/idempotency.service';
 import type { AuthContext } from '../identity/auth.decorators';
 import { PlayersService } from '../identity/players.service';
-import { PlaySessionsService } from '../play-sessions/play-sessions.service';
+import { PlaySessionRecord, PlaySessionsService } from '../play-sessions/play-sessions.service';
 import type { RateLimitRule } from '../rate-limits/rate-limit.service';
 import { RateLimitService } from '../rate-limits/rate-limit.service';
 import { initialsOutcome } from './leaderboard.rules';
@@ -38,13 +37,24 @@ interface Target {
   playSessionId: string;
   playerId: string;
   source: ScoreSource;
+  /** The game's maxScore (CONTRACT §16.17: 422 after 409). */
+  maxScore: number;
+  /** The player's saved initials; undefined: read them (trusted scores). */
+  preferredInitials?: string | null;
   /** Counted only once the score is otherwise acceptable (CONTRACT §16.17: limits last). */
   limits: { bucket: string; rules: RateLimitRule[] }[];
+}
+
+/** A test-mode play session turned up after the key was claimed: the claim is rolled back, nothing is stored. */
+class TestModeScore {
+  constructor(readonly session: PlaySessionRecord) {}
 }
 
 /**
  * Saves player scores (bound to the play session's latest insertion) and trusted scores (bound to
  * an insertion named by the developer's server): one score per insertion, idempotent per key.
+ * Each runs in one transaction that first claims the key, so a replay or key conflict is answered
+ * before any other check (CONTRACT §7, §16.17), as insert-coin does.
  */
 @Injectable()
 export class SubmitScoreService {
@@ -53,7 +63,6 @@ export class SubmitScoreService {
     private readonly uow: UnitOfWork,
     private readonly idempotency: IdempotencyService,
     private readonly playSessions: PlaySessionsService,
-    private readonly games: GamesService,
     private readonly players: PlayersService,
     private readonly rateLimits: RateLimitService,
     private readonly scores: ScoringRepository,
@@ -67,30 +76,42 @@ export class SubmitScoreService {
       key: input.idempotencyKey,
       fingerprint: this.idempotency.fingerprint('play-score', playSessionId, { score: input.score }),
     };
-    const early = await this.idempotency.replayOf<ScoreResult>(request);
-    if (early) return early.body;
-
-    const session = await this.playSessions.requireActive(playerId, playSessionId);
-    const limits = [
+    const limitsOf = (session: PlaySessionRecord) => [
       { bucket: `score:session:${session.id}`, rules: [this.config.rateLimits.scorePerSession] },
       { bucket: `score:player:${playerId}`, rules: [this.config.rateLimits.scorePerPlayer] },
     ];
-    if (session.testMode) return this.testModeResult(session.id, session.gameId, input.score, limits);
-
-    const result = await this.uow.run(() =>
-      this.idempotency.execute(request, 200, async () => {
-        const insertion = await this.playSessions.latestInsertion(session.id);
-        if (!insertion) throw new CoinRequiredError();
-        const body = await this.save(
-          { gameId: session.gameId, insertionId: insertion.id, playSessionId: session.id, playerId, source: 'player', limits },
-          input.score,
-        );
-        await this.playSessions.touch(session.id);
-        return body;
-      }),
-    );
-    if (!result.replayed) this.leaderboard.invalidate(session.gameId);
-    return result.body;
+    let gameId = '';
+    try {
+      const result = await this.uow.run(() =>
+        this.idempotency.execute(request, 200, async () => {
+          const session = await this.playSessions.requireActive(playerId, playSessionId);
+          if (session.testMode) throw new TestModeScore(session);
+          gameId = session.gameId;
+          const insertion = await this.playSessions.latestInsertion(session.id);
+          if (!insertion) throw new CoinRequiredError();
+          const body = await this.save(
+            {
+              gameId: session.gameId,
+              insertionId: insertion.id,
+              playSessionId: session.id,
+              playerId,
+              source: 'player',
+              maxScore: session.maxScore,
+              preferredInitials: auth.playerInitials,
+              limits: limitsOf(session),
+            },
+            input.score,
+          );
+          await this.playSessions.touch(session.id);
+          return body;
+        }),
+      );
+      if (!result.replayed) this.leaderboard.invalidate(gameId);
+      return result.body;
+    } catch (error) {
+      if (!(error instanceof TestModeScore)) throw error;
+      return this.testModeResult(error.session, input.score, limitsOf(error.session));
+    }
   }
 
   async submitTrustedScore(apiKey: ApiKeyContext, insertionId: string, input: ScoreInput): Promise<ScoreResult> {
@@ -99,40 +120,38 @@ export class SubmitScoreService {
       key: input.idempotencyKey,
       fingerprint: this.idempotency.fingerprint('trusted-score', insertionId, { score: input.score }),
     };
-    const early = await this.idempotency.replayOf<ScoreResult>(request);
-    if (early) return early.body;
-
-    // Test-mode ids (test_...) are never stored: they are not found like unknown and foreign ids.
-    const insertion = await this.playSessions.insertionOfDeveloper(apiKey.developerId, insertionId);
-    if (!insertion) throw new NotFoundError('No such insertion for your games.');
-    const limits = [{ bucket: `dev:key:${apiKey.keyId}`, rules: [this.config.rateLimits.developerPerKey] }];
-
+    let gameId = '';
     const result = await this.uow.run(() =>
-      this.idempotency.execute(request, 200, () =>
-        this.save(
+      this.idempotency.execute(request, 200, async () => {
+        // Test-mode ids (test_...) are never stored: they are not found like unknown and foreign ids.
+        const insertion = await this.playSessions.insertionOfDeveloper(apiKey.developerId, insertionId);
+        if (!insertion) throw new NotFoundError('No such insertion for your games.');
+        gameId = insertion.gameId;
+        return this.save(
           {
             gameId: insertion.gameId,
             insertionId: insertion.id,
             playSessionId: insertion.playSessionId,
             playerId: insertion.playerId,
             source: 'trusted',
-            limits,
+            maxScore: insertion.maxScore,
+            limits: [{ bucket: `dev:key:${apiKey.keyId}`, rules: [this.config.rateLimits.developerPerKey] }],
           },
           input.score,
-        ),
-      ),
+        );
+      }),
     );
-    if (!result.replayed) this.leaderboard.invalidate(insertion.gameId);
+    if (!result.replayed) this.leaderboard.invalidate(gameId);
     return result.body;
   }
 
   /** Inside the use case's transaction: checks in contract order (409, 422, 429), then saves and places. */
   private async save(target: Target, score: number): Promise<ScoreResult> {
     if (await this.scores.isInsertionScored(target.insertionId)) throw new InsertionAlreadyScoredError();
-    await this.checkRange(target.gameId, score);
+    if (score > target.maxScore) throw new ScoreOutOfRangeError(String(target.maxScore));
     await this.rateLimits.enforceAll(target.limits);
 
-    const preferred = await this.players.getPreferredInitials(target.playerId);
+    const preferred = target.preferredInitials !== undefined ? target.preferredInitials : await this.players.getPreferredInitials(target.playerId);
     const saved = await this.scores.insert({ ...target, score: String(score), initials: preferred });
     // A concurrent submission on the same insertion committed first (scores_insertion_key).
     if (!saved) throw new InsertionAlreadyScoredError();
@@ -144,18 +163,12 @@ export class SubmitScoreService {
   }
 
   /** Test mode (CONTRACT §9): no coin, no score stored; where the score would have placed. */
-  private async testModeResult(playSessionId: string, gameId: string, score: number, limits: Target['limits']): Promise<ScoreResult> {
-    await this.checkRange(gameId, score);
+  private async testModeResult(session: PlaySessionRecord, score: number, limits: Target['limits']): Promise<ScoreResult> {
+    if (score > session.maxScore) throw new ScoreOutOfRangeError(String(session.maxScore));
     await this.rateLimits.enforceAll(limits);
-    const placement = await this.leaderboard.place(gameId, { id: '', score: String(score), achievedAt: new Date() });
+    const placement = await this.leaderboard.place(session.gameId, { id: '', score: String(score), achievedAt: new Date() });
     // The test-mode session itself is stored (§16.11): a successful score keeps it alive (§6).
-    await this.playSessions.touch(playSessionId);
+    await this.playSessions.touch(session.id);
     return { scoreId: null, saved: false, testMode: true, replayed: false, ...placement, ...initialsOutcome(false, placement.qualifies, null) };
-  }
-
-  private async checkRange(gameId: string, score: number): Promise<void> {
-    const game = await this.games.findById(gameId);
-    if (!game) throw new Error(`Game ${gameId} of a stored play session is missing.`);
-    if (score > game.maxScore) throw new ScoreOutOfRangeError(String(game.maxScore));
   }
 }
