@@ -3,7 +3,8 @@ import type { NextFunction, Request, Response } from 'express';
 import { LeaderboardService, Period } from './leaderboard.service';
 
 const BOARD_PATH = /^\/api\/games\/([a-z0-9-]{1,64})\/scores$/;
-const PERIODS: Record<string, Period | undefined> = { '': 'all', 'period=all': 'all', 'period=week': 'week' };
+/** The only query strings answered here (a Map: `?constructor` must not find Object's prototype). */
+const PERIODS = new Map<string, Period>([['', 'all'], ['period=all', 'all'], ['period=week', 'week']]);
 
 /**
  * The public board's fast path: a `GET /api/games/{slug}/scores` whose board is in the cache (put
@@ -23,7 +24,7 @@ export class LeaderboardCacheMiddleware implements NestMiddleware {
     const url = req.originalUrl;
     const q = url.indexOf('?');
     const path = BOARD_PATH.exec(q === -1 ? url : url.slice(0, q));
-    const period = PERIODS[q === -1 ? '' : url.slice(q + 1)];
+    const period = PERIODS.get(q === -1 ? '' : url.slice(q + 1));
     const answer = path && period ? this.leaderboard.cachedAnswer(path[1], period) : undefined;
     if (!answer) return next();
     res.statusCode = 200;
