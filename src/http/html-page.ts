@@ -7,11 +7,11 @@ export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => ENTITIES[c]!);
 }
 
-/** Strict CSP for a server-rendered page: only its own inline script (by nonce), our stylesheet, our API. */
-export function nonceCsp(nonce: string): string {
+/** The CSP of our pages: scripts as given, our stylesheet and images, our API, never framed. */
+export function pageCsp(scriptSrc: string): string {
   return [
     "default-src 'none'",
-    `script-src 'nonce-${nonce}'`,
+    `script-src ${scriptSrc}`,
     "style-src 'self'",
     "img-src 'self' data:",
     "connect-src 'self'",
@@ -19,6 +19,11 @@ export function nonceCsp(nonce: string): string {
     "base-uri 'none'",
     "frame-ancestors 'none'",
   ].join('; ');
+}
+
+/** Strict CSP for a server-rendered page: only its own inline script (by nonce), our stylesheet, our API. */
+export function nonceCsp(nonce: string): string {
+  return pageCsp(`'nonce-${nonce}'`);
 }
 
 /** Sends an HTML page rendered with a fresh nonce, never cached, never framed. */

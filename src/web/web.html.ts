@@ -3,21 +3,12 @@
  * the public HTTP API; what the server puts in the page is escaped here.
  */
 
-import { escapeHtml } from '../http/html-page';
+import { escapeHtml, pageCsp } from '../http/html-page';
 
 export { escapeHtml };
 
 /** CSP of the catalogue and game pages: our own scripts and styles, our own API, never framed. */
-export const PAGE_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "form-action 'self'",
-  "base-uri 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+export const PAGE_CSP = pageCsp("'self'");
 
 /** CSP of the host page: as a page, plus the game's entry origin as the only frame source. */
 export function hostCsp(frameSource: string): string {
