@@ -92,11 +92,12 @@ export class AllExceptionsFilter implements ExceptionFilter {
     // The request deadline already answered 503; the handler's late reply (or its error) goes nowhere.
     if (response.headersSent && response.locals?.deadlinePassed) return;
     const result = toFlatError(exception);
+    const reqId = (request as { id?: string } | undefined)?.id;
     if (result.surprise !== undefined) {
       const err = result.surprise instanceof Error ? result.surprise : new Error(String(result.surprise));
-      this.logger.error({ err, reqId: (request as { id?: string } | undefined)?.id, method: request?.method, path: request?.path }, 'Unexpected error');
+      this.logger.error({ err, reqId, method: request?.method, path: request?.path }, 'Unexpected error');
     } else if (result.status === 503) {
-      this.logger.warn({ reqId: (request as { id?: string } | undefined)?.id, reason: exception instanceof Error ? exception.message : String(exception) }, 'Database unavailable');
+      this.logger.warn({ reqId, reason: exception instanceof Error ? exception.message : String(exception) }, 'Database unavailable');
     }
     if (response.headersSent) {
       response.end();
