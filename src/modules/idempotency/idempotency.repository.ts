@@ -31,6 +31,12 @@ export class IdempotencyRepository {
     return rows.length === 1;
   }
 
+  /** Gives up a claim of this transaction (an answer not kept): a waiting duplicate then claims it. */
+  async release(caller: string, key: string): Promise<void> {
+    this.uow.requireTransaction();
+    await this.uow.query('DELETE FROM idempotency_keys WHERE caller = $1 AND key = $2', [caller, key]);
+  }
+
   async complete(caller: string, key: string, statusCode: number, response: unknown): Promise<void> {
     this.uow.requireTransaction();
     await this.uow.query(

@@ -21,19 +21,25 @@ export interface IdempotentResult<T> {
   replayed: boolean;
 }
 
+/** An answer given once but not kept with its key (test mode): the claim is released, a retry runs again. */
+export class UnkeptAnswer<T> {
+  constructor(readonly body: T) {}
+}
+
 /**
  * Idempotency keys for insert-coin, both score endpoints and admin credits (CONTRACT §7, §16.5).
  *
  *   const request = { caller: `account:${id}`, key, fingerprint: idem.fingerprint('insert-coin', sessionId, body) };
- *   const early = await idem.replayOf(request);          // before state checks: replay or 409
- *   if (early) return early;
- *   ... load and check state (404, 410) ...
- *   return uow.run(() => idem.execute(request, 200, async () => ({ ..., replayed: false })));
+ *   return uow.run(() => idem.execute(request, 200, async () => {
+ *     ... load and check state (404, 410), limits, money ...
+ *     return { ..., replayed: false };
+ *   }));
  *
- * `execute` claims the key with INSERT ... ON CONFLICT DO NOTHING inside the caller's transaction,
- * so concurrent duplicates wait for the first and then replay it; a use case that throws (402,
- * 429, 410 ...) rolls its claim back and the key stays usable. Keys are never deleted (§7: at
- * least 7 days).
+ * `execute` first claims the key with INSERT ... ON CONFLICT DO NOTHING inside the caller's
+ * transaction, so a replay or a key conflict is answered before any state check and concurrent
+ * duplicates wait for the first and then replay it; a use case that throws (402, 429, 410 ...)
+ * rolls its claim back and the key stays usable. Answered keys are never deleted (§7: at least 7
+ * days).
  */
 @Injectable()
 export class IdempotencyService {
@@ -43,17 +49,14 @@ export class IdempotencyService {
     return requestFingerprint(endpoint, resourceId, body);
   }
 
-  /** The stored answer as a replay, 409 for another request, undefined when the key is unused. */
-  async replayOf<T>(request: IdempotentRequest): Promise<IdempotentResult<T> | undefined> {
-    const row = await this.keys.find(request.caller, request.key);
-    return row ? this.replay<T>(row, request) : undefined;
-  }
-
-  /** Runs `work` once per key inside the current transaction and stores its answer with the key. */
+  /**
+   * Runs `work` once per key inside the current transaction and stores its answer with the key,
+   * unless `work` answers with an `UnkeptAnswer` (nothing is stored for the key then).
+   */
   async execute<T extends { replayed: boolean }>(
     request: IdempotentRequest,
     statusCode: number,
-    work: () => Promise<T>,
+    work: () => Promise<T | UnkeptAnswer<T>>,
   ): Promise<IdempotentResult<T>> {
     this.uow.requireTransaction();
     if (!(await this.keys.claim(request.caller, request.key, request.fingerprint))) {
@@ -62,9 +65,13 @@ export class IdempotencyService {
       if (!row) throw new Error('Idempotency key lost its row after a failed claim.');
       return this.replay<T>(row, request);
     }
-    const body = await work();
-    await this.keys.complete(request.caller, request.key, statusCode, body);
-    return { statusCode, body, replayed: false };
+    const answer = await work();
+    if (answer instanceof UnkeptAnswer) {
+      await this.keys.release(request.caller, request.key);
+      return { statusCode, body: answer.body, replayed: false };
+    }
+    await this.keys.complete(request.caller, request.key, statusCode, answer);
+    return { statusCode, body: answer, replayed: false };
   }
 
   private replay<T>(row: IdempotencyRow, request: IdempotentRequest): IdempotentResult<T> {

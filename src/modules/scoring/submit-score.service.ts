@@ -3,7 +3,7 @@ import { CONFIG, Config } from '../../config';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { NotFoundError } from '../../errors/app-error';
 import type { ApiKeyContext } from '../developer-portal/api-key.decorators';
-import { IdempotencyService, IdempotentRequest } from '../idempotency/idempotency.service';
+import { IdempotencyService, IdempotentRequest, UnkeptAnswer } from '../idempotency/idempotency.service';
 import type { AuthContext } from '../identity/auth.decorators';
 import { PlayersService } from '../identity/players.service';
 import { PlaySessionRecord, PlaySessionsService } from '../play-sessions/play-sessions.service';
@@ -45,11 +45,6 @@ interface Target {
   limits: { bucket: string; rules: RateLimitRule[] }[];
 }
 
-/** A test-mode play session turned up after the key was claimed: the claim is rolled back, nothing is stored. */
-class TestModeScore {
-  constructor(readonly session: PlaySessionRecord) {}
-}
-
 /**
  * Saves player scores (bound to the play session's latest insertion) and trusted scores (bound to
  * an insertion named by the developer's server): one score per insertion, idempotent per key.
@@ -81,37 +76,33 @@ export class SubmitScoreService {
       { bucket: `score:player:${playerId}`, rules: [this.config.rateLimits.scorePerPlayer] },
     ];
     let gameId = '';
-    try {
-      const result = await this.uow.run(() =>
-        this.idempotency.execute(request, 200, async () => {
-          const session = await this.playSessions.requireActive(playerId, playSessionId);
-          if (session.testMode) throw new TestModeScore(session);
-          gameId = session.gameId;
-          const insertion = await this.playSessions.latestInsertion(session.id);
-          if (!insertion) throw new CoinRequiredError();
-          const body = await this.save(
-            {
-              gameId: session.gameId,
-              insertionId: insertion.id,
-              playSessionId: session.id,
-              playerId,
-              source: 'player',
-              maxScore: session.maxScore,
-              preferredInitials: auth.playerInitials,
-              limits: limitsOf(session),
-            },
-            input.score,
-          );
-          await this.playSessions.touch(session.id);
-          return body;
-        }),
-      );
-      if (!result.replayed) this.leaderboard.invalidate(gameId);
-      return result.body;
-    } catch (error) {
-      if (!(error instanceof TestModeScore)) throw error;
-      return this.testModeResult(error.session, input.score, limitsOf(error.session));
-    }
+    const result = await this.uow.run(() =>
+      this.idempotency.execute<ScoreResult>(request, 200, async () => {
+        const session = await this.playSessions.requireActive(playerId, playSessionId);
+        if (session.testMode) return new UnkeptAnswer(await this.testModeResult(session, input.score, limitsOf(session)));
+        gameId = session.gameId;
+        const insertion = await this.playSessions.latestInsertion(session.id);
+        if (!insertion) throw new CoinRequiredError();
+        const body = await this.save(
+          {
+            gameId: session.gameId,
+            insertionId: insertion.id,
+            playSessionId: session.id,
+            playerId,
+            source: 'player',
+            maxScore: session.maxScore,
+            preferredInitials: auth.playerInitials,
+            limits: limitsOf(session),
+          },
+          input.score,
+        );
+        await this.playSessions.touch(session.id);
+        return body;
+      }),
+    );
+    // Set only when a score was saved just now (not for a replay or test mode).
+    if (gameId) this.leaderboard.invalidate(gameId);
+    return result.body;
   }
 
   async submitTrustedScore(apiKey: ApiKeyContext, insertionId: string, input: ScoreInput): Promise<ScoreResult> {
@@ -141,7 +132,7 @@ export class SubmitScoreService {
         );
       }),
     );
-    if (!result.replayed) this.leaderboard.invalidate(gameId);
+    if (gameId) this.leaderboard.invalidate(gameId);
     return result.body;
   }
 

@@ -25,12 +25,10 @@ export class AdminCreditsService {
       key: input.idempotencyKey,
       fingerprint: this.idempotency.fingerprint('admin-credit', userId, input),
     };
-    const replay = await this.idempotency.replayOf<CreditAnswer>(request);
-    if (replay) return replay;
-    const walletId = await this.wallets.walletIdOfAccount(userId);
-    if (!walletId) throw new WalletNotFoundError();
     return this.uow.run(() =>
       this.idempotency.execute(request, 201, async () => {
+        const walletId = await this.wallets.walletIdOfAccount(userId);
+        if (!walletId) throw new WalletNotFoundError();
         const { entryId, balance } = await this.wallets.credit(walletId, input.coins, input.reason);
         return { entryId, balance, replayed: false };
       }),
