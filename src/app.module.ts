@@ -15,6 +15,7 @@ import { CatalogueModule } from './modules/catalogue/catalogue.module';
 import { WebModule } from './web/web.module';
 import { ScoringModule } from './modules/scoring/scoring.module';
 import { AchievementsModule } from './modules/achievements/achievements.module';
+import { AuditModule } from './modules/audit/audit.module';
 
 export type ModuleImport = Type | DynamicModule;
 
@@ -35,6 +36,7 @@ const FEATURES = [
   IdentityModule,
   DeveloperPortalModule,
   AdminModule,
+  AuditModule,
   CatalogueModule,
   WebModule,
 ];

@@ -5,6 +5,11 @@ import { DataSource } from 'typeorm';
 import type { Pool, PoolClient, QueryResultRow } from 'pg';
 import { isDatabaseUnavailable } from '../errors/database-errors';
 
+interface Transaction {
+  client: PoolClient;
+  afterCommit: (() => void)[];
+}
+
 /**
  * One transaction per use case. `run(work)` takes a connection from the pool TypeORM owns, opens a
  * transaction on it and keeps it in AsyncLocalStorage; nested `run` calls join it. Repositories
@@ -18,7 +23,7 @@ import { isDatabaseUnavailable } from '../errors/database-errors';
  */
 @Injectable()
 export class UnitOfWork {
-  private readonly storage = new AsyncLocalStorage<PoolClient>();
+  private readonly storage = new AsyncLocalStorage<Transaction>();
   private readonly names = new Map<string, string>();
 
   constructor(readonly dataSource: DataSource) {}
@@ -30,15 +35,16 @@ export class UnitOfWork {
   async run<T>(work: () => Promise<T>): Promise<T> {
     if (this.storage.getStore()) return work();
     const client = await this.pool.connect();
+    const transaction: Transaction = { client, afterCommit: [] };
     let open = false;
+    let result: T;
     try {
       await client.query('BEGIN');
       open = true;
-      const result = await this.storage.run(client, work);
+      result = await this.storage.run(transaction, work);
       open = false;
       await client.query('COMMIT');
       client.release();
-      return result;
     } catch (error) {
       // After a timeout or a lost connection the server may still be running our statement inside
       // the open transaction; pooled again, that connection would run the next request's statements
@@ -48,6 +54,18 @@ export class UnitOfWork {
       client.release(broken ? (error instanceof Error ? error : true) : undefined);
       throw error;
     }
+    for (const fn of transaction.afterCommit) fn();
+    return result;
+  }
+
+  /**
+   * Runs `fn` once the current transaction has committed (at once outside a transaction); never
+   * when it rolls back. For effects outside the database: cache invalidation, events.
+   */
+  afterCommit(fn: () => void): void {
+    const transaction = this.storage.getStore();
+    if (transaction) transaction.afterCommit.push(fn);
+    else fn();
   }
 
   get inTransaction(): boolean {
@@ -62,7 +80,7 @@ export class UnitOfWork {
   }
 
   async query<T extends QueryResultRow = QueryResultRow>(text: string, values: unknown[] = []): Promise<T[]> {
-    const target: Pool | PoolClient = this.storage.getStore() ?? this.pool;
+    const target: Pool | PoolClient = this.storage.getStore()?.client ?? this.pool;
     const result = await target.query<T>({ name: this.statementName(text), text, values });
     return result.rows;
   }

@@ -4,6 +4,7 @@ import { LeaderboardCacheMiddleware } from './leaderboard-cache.middleware';
 import { LeaderboardController } from './leaderboard.controller';
 import { LeaderboardService } from './leaderboard.service';
 import { ScoreInitialsService } from './score-initials.service';
+import { ScoreModerationService } from './score-moderation.service';
 import { MyScoresController, ScoringController } from './scoring.controller';
 import { ScoringRepository } from './scoring.repository';
 import { SubmitScoreService } from './submit-score.service';
@@ -13,8 +14,8 @@ import { TrustedScoreController } from './trusted-score.controller';
 @Module({
   imports: [PlaySessionsModule],
   controllers: [ScoringController, MyScoresController, LeaderboardController, TrustedScoreController],
-  providers: [ScoringRepository, SubmitScoreService, ScoreInitialsService, LeaderboardService],
-  exports: [LeaderboardService],
+  providers: [ScoringRepository, SubmitScoreService, ScoreInitialsService, LeaderboardService, ScoreModerationService],
+  exports: [LeaderboardService, ScoreModerationService],
 })
 export class ScoringModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../../database/unit-of-work';
+import { isUuid } from '../../database/uuid';
 import { BOARD_SIZE, BoardEntry } from './leaderboard.rules';
 
 export type ScoreSource = 'player' | 'trusted';
@@ -46,19 +47,28 @@ interface BoardDbRow {
  * scores.score: a bare `score` would be the text alias and sort digits as strings.
  */
 export const BOARD_ALL_SQL = `SELECT id, initials, score::text AS score, achieved_at, source FROM scores
-  WHERE game_id = $1 AND initials IS NOT NULL
+  WHERE game_id = $1 AND initials IS NOT NULL AND removed_at IS NULL
   ORDER BY scores.score DESC, scores.achieved_at ASC, scores.id ASC LIMIT ${BOARD_SIZE}`;
 
 /** One ISO week's top ten: one range scan of scores_board_week_idx, no sort. */
 export const BOARD_WEEK_SQL = `SELECT id, initials, score::text AS score, achieved_at, source FROM scores
-  WHERE game_id = $1 AND week_start = $2::date AND initials IS NOT NULL
+  WHERE game_id = $1 AND week_start = $2::date AND initials IS NOT NULL AND removed_at IS NULL
   ORDER BY scores.score DESC, scores.achieved_at ASC, scores.id ASC LIMIT ${BOARD_SIZE}`;
 
 const toBoardRow = (r: BoardDbRow): BoardRow => ({ id: r.id, initials: r.initials, score: r.score, achievedAt: r.achieved_at, source: r.source });
 
+/** A score taken off the boards: when, and whether this call did it (false: it already was). */
+export interface RemovedScore {
+  scoreId: string;
+  gameId: string;
+  removedAt: Date;
+  changed: boolean;
+}
+
 /**
  * Scores and the boards read from them. Both boards are served by partial indexes on scores
- * with initials: (game_id, score DESC, achieved_at, id) and the same behind week_start.
+ * with initials that were not removed: (game_id, score DESC, achieved_at, id) and the same behind
+ * week_start.
  */
 @Injectable()
 export class ScoringRepository {
@@ -117,10 +127,31 @@ export class ScoringRepository {
     const rows = await this.uow.query<{ id: string; play_session_id: string; slug: string; score: string; achieved_at: Date }>(
       `SELECT s.id, s.play_session_id, g.slug, s.score::text AS score, s.achieved_at
        FROM scores s JOIN games g ON g.id = s.game_id
-       WHERE s.player_id = $1 AND s.needs_initials AND s.initials IS NULL
+       WHERE s.player_id = $1 AND s.needs_initials AND s.initials IS NULL AND s.removed_at IS NULL
        ORDER BY s.achieved_at DESC, s.id DESC`,
       [playerId],
     );
     return rows.map((r) => ({ scoreId: r.id, sessionId: r.play_session_id, gameSlug: r.slug, score: r.score, achievedAt: r.achieved_at }));
+  }
+
+  /**
+   * Takes a score off every board (CONTRACT §18): the first removal sets `removed_at`; a repeat
+   * changes nothing and reports the first time. A concurrent removal waits for this one's row lock
+   * and then finds it removed. Undefined for an unknown score.
+   */
+  async remove(by: { scoreId: string } | { insertionId: string }): Promise<RemovedScore | undefined> {
+    const [column, id] = 'scoreId' in by ? ['id', by.scoreId] : ['insertion_id', by.insertionId];
+    if (!isUuid(id)) return undefined;
+    const changed = await this.uow.one<{ id: string; game_id: string; removed_at: Date }>(
+      `UPDATE scores SET removed_at = now() WHERE ${column} = $1 AND removed_at IS NULL RETURNING id, game_id, removed_at`,
+      [id],
+    );
+    if (changed) return { scoreId: changed.id, gameId: changed.game_id, removedAt: changed.removed_at, changed: true };
+    const row = await this.uow.one<{ id: string; game_id: string; removed_at: Date | null }>(
+      `SELECT id, game_id, removed_at FROM scores WHERE ${column} = $1`,
+      [id],
+    );
+    if (!row || row.removed_at === null) return undefined;
+    return { scoreId: row.id, gameId: row.game_id, removedAt: row.removed_at, changed: false };
   }
 }

@@ -1,0 +1,35 @@
+/** What the audit log records (CONTRACT §18): each action with the kind of thing it acts on. */
+export const AUDIT_ACTIONS = {
+  'user.verify_email': 'user',
+  'user.ban': 'user',
+  'user.unban': 'user',
+  'wallet.credit': 'user',
+  'wallet.freeze': 'user',
+  'wallet.unfreeze': 'user',
+  'version.add': 'version',
+  'version.approve': 'version',
+  'version.reject': 'version',
+  'game.publish': 'game',
+  'game.unpublish': 'game',
+  'game.suspend': 'game',
+  'game.unsuspend': 'game',
+  'key.create': 'key',
+  'key.revoke': 'key',
+  'score.remove': 'score',
+  'insertion.void': 'insertion',
+} as const;
+
+export type AuditAction = keyof typeof AUDIT_ACTIONS;
+export type AuditTargetType = (typeof AUDIT_ACTIONS)[AuditAction];
+
+/** One audited action: who did what to which thing, why, and in which request. */
+export interface AuditRecord {
+  actorId: string;
+  action: AuditAction;
+  targetId: string;
+  reason?: string | null;
+  /** What else the entry needs to be read later (coins, the version's game...); never a secret. */
+  details?: Record<string, unknown>;
+  /** The `X-Request-Id` of the answer. */
+  requestId: string | null;
+}
