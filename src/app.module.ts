@@ -1,7 +1,9 @@
 import { DynamicModule, Module, Type } from '@nestjs/common';
+import { APP_GUARD, DiscoveryModule } from '@nestjs/core';
 import { DataSource } from 'typeorm';
 import type { Config } from './config';
 import { ConfigModule } from './config.module';
+import { AuthGuard } from './http/auth.guard';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './modules/health/health.module';
 import { WalletModule } from './modules/wallet/wallet.module';
@@ -51,7 +53,10 @@ export class AppModule {
         DatabaseModule.forDataSource(dataSource),
         ...FEATURES,
         ...extra,
+        DiscoveryModule,
       ],
+      // Secure by default: every route is @Public() or states its auth requirement (src/http/auth.guard.ts).
+      providers: [{ provide: APP_GUARD, useClass: AuthGuard }],
     };
   }
 }

@@ -97,7 +97,14 @@ export async function createApp(config: Config & { databaseUrl: string }, option
   nest.useGlobalFilters(new AllExceptionsFilter());
   nest.enableShutdownHooks([]);
   serveOpenApi(nest);
-  await nest.init();
+  try {
+    await nest.init();
+  } catch (error) {
+    // A start-up check failed (e.g. a misused auth decorator): release the pool, report the first error.
+    await nest.close().catch(() => undefined);
+    if (dataSource.isInitialized && !options.dataSource) await dataSource.destroy();
+    throw error;
+  }
 
   let closed = false;
   return {

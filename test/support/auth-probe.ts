@@ -1,45 +1,67 @@
 /**
  * A test-only module with one route per auth decorator, so tests can check the guards' answers and
- * their order on their own, independent of any feature endpoint.
+ * their order on their own, independent of any feature endpoint. Each route reads its caller with
+ * the typed decorator its requirement guarantees.
  */
 import { Controller, Get, HttpCode, Module, Post } from '@nestjs/common';
+import { Public } from '../../src/http/public.decorator';
 import { ApiKeyAuth, ApiKeyContext, CurrentApiKey } from '../../src/modules/developer-portal/api-key.decorators';
-import { AdminAuth, AuthContext, CurrentAccount, DeveloperAuth, PlayerAuth, SignedIn } from '../../src/modules/identity/auth.decorators';
+import {
+  AccountContext,
+  AdminAuth,
+  AdminContext,
+  CurrentAccount,
+  CurrentAdmin,
+  CurrentDeveloper,
+  CurrentPlayer,
+  DeveloperAuth,
+  DeveloperContext,
+  OptionalAccount,
+  PlayerAuth,
+  PlayerContext,
+  SignedIn,
+} from '../../src/modules/identity/auth.decorators';
 
 @Controller('__probe')
 class AuthProbeController {
   @Post('signed-in')
   @SignedIn()
   @HttpCode(200)
-  signedIn(@CurrentAccount() auth: AuthContext): AuthContext {
-    return auth;
+  signedIn(@CurrentAccount() account: AccountContext): AccountContext {
+    return account;
   }
 
   @Get('signed-in')
   @SignedIn()
-  signedInRead(@CurrentAccount() auth: AuthContext): AuthContext {
-    return auth;
+  signedInRead(@CurrentAccount() account: AccountContext): AccountContext {
+    return account;
   }
 
   @Post('player')
   @PlayerAuth()
   @HttpCode(200)
-  player(@CurrentAccount() auth: AuthContext): AuthContext {
-    return auth;
+  player(@CurrentPlayer() player: PlayerContext): PlayerContext {
+    return player;
   }
 
   @Post('developer')
   @DeveloperAuth()
   @HttpCode(200)
-  developer(@CurrentAccount() auth: AuthContext): AuthContext {
-    return auth;
+  developer(@CurrentDeveloper() developer: DeveloperContext): DeveloperContext {
+    return developer;
   }
 
   @Post('admin')
   @AdminAuth()
   @HttpCode(200)
-  admin(@CurrentAccount() auth: AuthContext): AuthContext {
-    return auth;
+  admin(@CurrentAdmin() admin: AdminContext): AdminContext {
+    return admin;
+  }
+
+  @Get('optional')
+  @Public()
+  optional(@OptionalAccount() account: AccountContext | undefined): { account: AccountContext | null } {
+    return { account: account ?? null };
   }
 
   @Get('api-key')

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { GamesService } from '../developer-portal/games.service';
-import type { AuthContext } from '../identity/auth.decorators';
+import type { PlayerContext } from '../identity/auth.decorators';
 import { PlayersService } from '../identity/players.service';
 import { GameUnavailableError } from '../play-sessions/play-sessions.errors';
 import { PlaySessionsService } from '../play-sessions/play-sessions.service';
@@ -32,13 +32,13 @@ export class UnlockAchievementService {
     private readonly unlocks: AchievementsRepository,
   ) {}
 
-  async unlock(auth: AuthContext, playSessionId: string, key: string): Promise<UnlockResult> {
-    const playerId = auth.playerId!;
+  async unlock(player: Pick<PlayerContext, 'playerId' | 'isAdmin'>, playSessionId: string, key: string): Promise<UnlockResult> {
+    const playerId = player.playerId;
     // CONTRACT §16.17: play session (404, 410), then game, then achievement, then first-or-repeat.
     const session = await this.playSessions.requireActive(playerId, playSessionId);
     const game = await this.games.findById(session.gameId);
     // A test-mode session plays an unpublished game by design; only suspension ends it (admins excepted).
-    const playable = session.testMode ? game?.status !== 'suspended' || auth.isAdmin : game?.status === 'published';
+    const playable = session.testMode ? game?.status !== 'suspended' || player.isAdmin : game?.status === 'published';
     if (!game || !playable) throw new GameUnavailableError();
     const definition = await this.games.findAchievement(game.id, key);
     if (!definition || definition.status !== 'active') throw new AchievementNotFoundError();

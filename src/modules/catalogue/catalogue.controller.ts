@@ -1,21 +1,16 @@
-import { Controller, Get, Param, Query, Req } from '@nestjs/common';
+import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiCookieAuth, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import type { Request } from 'express';
 import { ApiErrors } from '../../http/error-responses';
 import { COOKIE_SECURITY } from '../../http/openapi';
 import { Public } from '../../http/public.decorator';
-import { readAuthToken } from '../identity/auth-cookie';
-import { LoginSessionService } from '../identity/login-session.service';
+import { AccountContext, OptionalAccount } from '../identity/auth.decorators';
 import { CatalogueGameDto, CataloguePageDto, CatalogueQuery, PublicGameDto, SlugParams } from './catalogue.dto';
 import { CatalogueService, PublicGame } from './catalogue.service';
 
 @ApiTags('catalogue')
 @Controller('api/games')
 export class CatalogueController {
-  constructor(
-    private readonly catalogue: CatalogueService,
-    private readonly loginSessions: LoginSessionService,
-  ) {}
+  constructor(private readonly catalogue: CatalogueService) {}
 
   @Get()
   @Public()
@@ -36,8 +31,7 @@ export class CatalogueController {
   })
   @ApiOkResponse({ type: PublicGameDto })
   @ApiErrors({ 400: 'INVALID_REQUEST: slug outside ^[a-z0-9-]+$ or over 64 characters', 404: 'NOT_FOUND: unknown, unpublished or suspended game' })
-  async game(@Param() params: SlugParams, @Req() req: Request): Promise<PublicGame> {
-    const auth = await this.loginSessions.resolve(readAuthToken(req));
-    return this.catalogue.game(params.slug, auth?.playerId ?? null);
+  game(@Param() params: SlugParams, @OptionalAccount() account: AccountContext | undefined): Promise<PublicGame> {
+    return this.catalogue.game(params.slug, account?.playerId ?? null);
   }
 }

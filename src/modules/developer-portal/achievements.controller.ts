@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../http/error-responses';
-import { AuthContext, CurrentAccount, DeveloperAuth } from '../identity/auth.decorators';
+import { CurrentDeveloper, DeveloperAuth, DeveloperContext } from '../identity/auth.decorators';
 import { AchievementDefinitionsService, AchievementDefinitionView } from './achievement-definitions.service';
 import { PortalAchievementDto, AchievementParams, CreateAchievementDto, GameIdParams, UpdateAchievementDto } from './developer-portal.dto';
 
@@ -17,8 +17,8 @@ export class AchievementsController {
   @ApiOperation({ summary: 'The game\'s achievement definitions, active and retired, in creation order' })
   @ApiOkResponse({ type: PortalAchievementDto, isArray: true })
   @ApiErrors({ 400: 'INVALID_REQUEST', 404: NOT_FOUND })
-  list(@CurrentAccount() auth: AuthContext, @Param() params: GameIdParams): Promise<AchievementDefinitionView[]> {
-    return this.definitions.list(auth.developerId!, params.gameId);
+  list(@CurrentDeveloper() developer: DeveloperContext, @Param() params: GameIdParams): Promise<AchievementDefinitionView[]> {
+    return this.definitions.list(developer.developerId, params.gameId);
   }
 
   @Post()
@@ -27,8 +27,8 @@ export class AchievementsController {
   @ApiOperation({ summary: 'Define an achievement (at most 50 per game, retired ones included)' })
   @ApiCreatedResponse({ type: PortalAchievementDto })
   @ApiErrors({ 400: 'INVALID_REQUEST', 404: NOT_FOUND, 409: 'ACHIEVEMENT_LIMIT_REACHED: the game has 50; ACHIEVEMENT_KEY_TAKEN: the key exists' })
-  create(@CurrentAccount() auth: AuthContext, @Param() params: GameIdParams, @Body() body: CreateAchievementDto): Promise<AchievementDefinitionView> {
-    return this.definitions.create(auth.developerId!, params.gameId, { ...body, secret: body.secret ?? false });
+  create(@CurrentDeveloper() developer: DeveloperContext, @Param() params: GameIdParams, @Body() body: CreateAchievementDto): Promise<AchievementDefinitionView> {
+    return this.definitions.create(developer.developerId, params.gameId, { ...body, secret: body.secret ?? false });
   }
 
   @Patch(':key')
@@ -36,8 +36,8 @@ export class AchievementsController {
   @ApiOperation({ summary: 'Change an achievement', description: 'The key is locked once any player has unlocked the achievement.' })
   @ApiOkResponse({ type: PortalAchievementDto })
   @ApiErrors({ 400: 'INVALID_REQUEST', 404: NOT_FOUND, 409: 'ACHIEVEMENT_KEY_LOCKED: a player unlocked it; ACHIEVEMENT_KEY_TAKEN: the new key exists' })
-  update(@CurrentAccount() auth: AuthContext, @Param() params: AchievementParams, @Body() body: UpdateAchievementDto): Promise<AchievementDefinitionView> {
-    return this.definitions.update(auth.developerId!, params.gameId, params.key, body);
+  update(@CurrentDeveloper() developer: DeveloperContext, @Param() params: AchievementParams, @Body() body: UpdateAchievementDto): Promise<AchievementDefinitionView> {
+    return this.definitions.update(developer.developerId, params.gameId, params.key, body);
   }
 
   @Post(':key/retire')
@@ -46,7 +46,7 @@ export class AchievementsController {
   @ApiOperation({ summary: 'Retire an achievement', description: 'It can no longer be unlocked; it keeps its key and still counts toward the 50.' })
   @ApiOkResponse({ type: PortalAchievementDto })
   @ApiErrors({ 400: 'INVALID_REQUEST', 404: NOT_FOUND })
-  retire(@CurrentAccount() auth: AuthContext, @Param() params: AchievementParams): Promise<AchievementDefinitionView> {
-    return this.definitions.retire(auth.developerId!, params.gameId, params.key);
+  retire(@CurrentDeveloper() developer: DeveloperContext, @Param() params: AchievementParams): Promise<AchievementDefinitionView> {
+    return this.definitions.retire(developer.developerId, params.gameId, params.key);
   }
 }

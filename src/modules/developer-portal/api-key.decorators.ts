@@ -1,19 +1,19 @@
-import { applyDecorators, createParamDecorator, ExecutionContext, SetMetadata, UseGuards } from '@nestjs/common';
+import { applyDecorators, createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
 import { ApiBearerAuth, ApiResponse } from '@nestjs/swagger';
 import { ERROR_SCHEMA_REF } from '../../http/error-responses';
 import { API_KEY_SECURITY } from '../../http/openapi';
 import { AUTH_KIND } from '../../http/public.decorator';
-import { ApiKeyGuard, ApiKeyRequest, ApiKeyRequirement } from './api-key.guard';
+import { authParam } from '../../http/route-auth';
+import { ApiKeyAuthenticator, ApiKeyRequest, ApiKeyRequirement } from './api-key.authenticator';
 import type { ApiKeyContext } from './api-keys.service';
 
 export type { ApiKeyContext } from './api-keys.service';
 
-/** A developer endpoint authenticated by API key; `live: true` refuses test keys (403 LIVE_KEY_REQUIRED). */
+/** A developer endpoint authenticated by API key; `live: true` refuses test keys (403 LIVE_KEY_REQUIRED). Read it with `@CurrentApiKey()`. */
 export function ApiKeyAuth(options: { live?: boolean } = {}) {
-  const requirement: ApiKeyRequirement = { kind: 'api-key', live: options.live ?? false };
+  const requirement: ApiKeyRequirement = { kind: 'api-key', live: options.live ?? false, authenticator: ApiKeyAuthenticator };
   return applyDecorators(
     SetMetadata(AUTH_KIND, requirement),
-    UseGuards(ApiKeyGuard),
     ApiBearerAuth(API_KEY_SECURITY),
     ApiResponse({
       status: 401,
@@ -25,9 +25,12 @@ export function ApiKeyAuth(options: { live?: boolean } = {}) {
   );
 }
 
-/** The API key that authenticated the request. */
-export const CurrentApiKey = createParamDecorator((_data: unknown, context: ExecutionContext): ApiKeyContext => {
-  const apiKey = context.switchToHttp().getRequest<ApiKeyRequest>().apiKey;
-  if (!apiKey) throw new Error('@CurrentApiKey() used on a route without @ApiKeyAuth().');
-  return apiKey;
-});
+/** The API key that authenticated an `ApiKeyAuth()` route: `keyId`, `developerId`, `kind`. */
+export const CurrentApiKey = createParamDecorator(
+  (_data: unknown, context: ExecutionContext): ApiKeyContext => {
+    const apiKey = context.switchToHttp().getRequest<ApiKeyRequest>().apiKey;
+    if (!apiKey) throw new Error('@CurrentApiKey() found no API key on the request: check the route\'s auth decorator.');
+    return apiKey;
+  },
+  [authParam({ decorator: '@CurrentApiKey()', kinds: ['api-key'] })],
+);

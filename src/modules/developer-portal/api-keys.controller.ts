@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../http/error-responses';
-import { AuthContext, CurrentAccount, DeveloperAuth } from '../identity/auth.decorators';
+import { CurrentDeveloper, DeveloperAuth, DeveloperContext } from '../identity/auth.decorators';
 import { ApiKeyRow } from './api-key.repository';
 import { ApiKeysService, CreatedApiKey } from './api-keys.service';
 import { ApiKeyDto, ApiKeyIdParams, CreateApiKeyDto, CreatedApiKeyDto } from './developer-portal.dto';
@@ -17,16 +17,16 @@ export class ApiKeysController {
   @ApiOperation({ summary: 'Create an API key', description: 'The full key is in this answer only; the service keeps its SHA-256 hash.' })
   @ApiCreatedResponse({ type: CreatedApiKeyDto })
   @ApiErrors({ 400: 'INVALID_REQUEST' })
-  create(@CurrentAccount() auth: AuthContext, @Body() body: CreateApiKeyDto): Promise<CreatedApiKey> {
-    return this.keys.create(auth.developerId!, body.kind, body.name);
+  create(@CurrentDeveloper() developer: DeveloperContext, @Body() body: CreateApiKeyDto): Promise<CreatedApiKey> {
+    return this.keys.create(developer.developerId, body.kind, body.name);
   }
 
   @Get()
   @DeveloperAuth()
   @ApiOperation({ summary: 'The developer\'s API keys, newest first (never the full key)' })
   @ApiOkResponse({ type: ApiKeyDto, isArray: true })
-  list(@CurrentAccount() auth: AuthContext): Promise<ApiKeyRow[]> {
-    return this.keys.list(auth.developerId!);
+  list(@CurrentDeveloper() developer: DeveloperContext): Promise<ApiKeyRow[]> {
+    return this.keys.list(developer.developerId);
   }
 
   @Delete(':id')
@@ -35,7 +35,7 @@ export class ApiKeysController {
   @ApiOperation({ summary: 'Revoke an API key', description: 'The key answers 401 from then on. Revoking again changes nothing.' })
   @ApiNoContentResponse({ description: 'Revoked' })
   @ApiErrors({ 400: 'INVALID_REQUEST: id over 64 characters', 404: 'NOT_FOUND: unknown key, or another developer\'s' })
-  async revoke(@CurrentAccount() auth: AuthContext, @Param() params: ApiKeyIdParams): Promise<void> {
-    await this.keys.revoke(auth.developerId!, params.id);
+  async revoke(@CurrentDeveloper() developer: DeveloperContext, @Param() params: ApiKeyIdParams): Promise<void> {
+    await this.keys.revoke(developer.developerId, params.id);
   }
 }

@@ -2,7 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { AchievementDefinitionsService } from './achievement-definitions.service';
 import { AchievementRepository } from './achievement.repository';
 import { AchievementsController } from './achievements.controller';
-import { ApiKeyGuard } from './api-key.guard';
+import { ApiKeyAuthenticator } from './api-key.authenticator';
 import { ApiKeyRepository } from './api-key.repository';
 import { ApiKeysController } from './api-keys.controller';
 import { ApiKeysService } from './api-keys.service';
@@ -27,8 +27,8 @@ import { GamesService } from './games.service';
     GamesService,
     AchievementDefinitionsService,
     ApiKeysService,
-    ApiKeyGuard,
+    ApiKeyAuthenticator,
   ],
-  exports: [GamesService, DevelopersService, AchievementDefinitionsService, ApiKeysService, ApiKeyGuard],
+  exports: [GamesService, DevelopersService, AchievementDefinitionsService, ApiKeysService, ApiKeyAuthenticator],
 })
 export class DeveloperPortalModule {}

@@ -2,7 +2,7 @@ import { Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { ApiErrors } from '../../http/error-responses';
-import { AuthContext, CurrentAccount, SignedIn } from '../identity/auth.decorators';
+import { AccountContext, CurrentAccount, SignedIn } from '../identity/auth.decorators';
 import { BecomeDeveloperDto, DeveloperDto } from './developer-portal.dto';
 import { DevelopersService } from './developers.service';
 
@@ -18,8 +18,8 @@ export class DevelopersController {
   @ApiCreatedResponse({ type: DeveloperDto, description: 'Developer created' })
   @ApiOkResponse({ type: DeveloperDto, description: 'Already a developer' })
   @ApiErrors({ 400: 'INVALID_REQUEST' })
-  async become(@CurrentAccount() auth: AuthContext, @Body() body: BecomeDeveloperDto, @Res({ passthrough: true }) res: Response): Promise<DeveloperDto> {
-    const { developer, created } = await this.developers.become(auth.accountId, body.displayName);
+  async become(@CurrentAccount() account: AccountContext, @Body() body: BecomeDeveloperDto, @Res({ passthrough: true }) res: Response): Promise<DeveloperDto> {
+    const { developer, created } = await this.developers.become(account.accountId, body.displayName);
     if (!created) res.status(200);
     return developer;
   }

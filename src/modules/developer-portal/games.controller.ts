@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../http/error-responses';
-import { AuthContext, CurrentAccount, DeveloperAuth } from '../identity/auth.decorators';
+import { CurrentDeveloper, DeveloperAuth, DeveloperContext } from '../identity/auth.decorators';
 import { CreateGameDto, CreateVersionDto, GameDto, GameIdParams, PublishDto, UpdateGameDto, VersionDto } from './developer-portal.dto';
 import { GamesService, GameView, VersionView } from './games.service';
 
@@ -18,16 +18,16 @@ export class GamesController {
   @ApiOperation({ summary: 'Create a game', description: 'New games are unpublished.' })
   @ApiCreatedResponse({ type: GameDto })
   @ApiErrors({ 400: 'INVALID_REQUEST', 409: 'SLUG_TAKEN' })
-  create(@CurrentAccount() auth: AuthContext, @Body() body: CreateGameDto): Promise<GameView> {
-    return this.games.create(auth.developerId!, body);
+  create(@CurrentDeveloper() developer: DeveloperContext, @Body() body: CreateGameDto): Promise<GameView> {
+    return this.games.create(developer.developerId, body);
   }
 
   @Get()
   @DeveloperAuth()
   @ApiOperation({ summary: 'The developer\'s games, newest first' })
   @ApiOkResponse({ type: GameDto, isArray: true })
-  list(@CurrentAccount() auth: AuthContext): Promise<GameView[]> {
-    return this.games.list(auth.developerId!);
+  list(@CurrentDeveloper() developer: DeveloperContext): Promise<GameView[]> {
+    return this.games.list(developer.developerId);
   }
 
   @Get(':gameId')
@@ -35,8 +35,8 @@ export class GamesController {
   @ApiOperation({ summary: 'One of the developer\'s games' })
   @ApiOkResponse({ type: GameDto })
   @ApiErrors({ 400: 'INVALID_REQUEST: id over 64 characters', 404: NOT_FOUND })
-  get(@CurrentAccount() auth: AuthContext, @Param() params: GameIdParams): Promise<GameView> {
-    return this.games.get(auth.developerId!, params.gameId);
+  get(@CurrentDeveloper() developer: DeveloperContext, @Param() params: GameIdParams): Promise<GameView> {
+    return this.games.get(developer.developerId, params.gameId);
   }
 
   @Patch(':gameId')
@@ -44,8 +44,8 @@ export class GamesController {
   @ApiOperation({ summary: 'Change title, price or maximum score', description: 'Running play sessions keep the price they started with.' })
   @ApiOkResponse({ type: GameDto })
   @ApiErrors({ 400: 'INVALID_REQUEST', 404: NOT_FOUND })
-  update(@CurrentAccount() auth: AuthContext, @Param() params: GameIdParams, @Body() body: UpdateGameDto): Promise<GameView> {
-    return this.games.update(auth.developerId!, params.gameId, body);
+  update(@CurrentDeveloper() developer: DeveloperContext, @Param() params: GameIdParams, @Body() body: UpdateGameDto): Promise<GameView> {
+    return this.games.update(developer.developerId, params.gameId, body);
   }
 
   @Post(':gameId/versions')
@@ -54,8 +54,8 @@ export class GamesController {
   @ApiOperation({ summary: 'Upload a version (a build\'s entry URL) for review', description: 'New versions are pending until an administrator approves or rejects them.' })
   @ApiCreatedResponse({ type: VersionDto })
   @ApiErrors({ 400: 'INVALID_REQUEST', 404: NOT_FOUND })
-  addVersion(@CurrentAccount() auth: AuthContext, @Param() params: GameIdParams, @Body() body: CreateVersionDto): Promise<VersionView> {
-    return this.games.addVersion(auth.developerId!, params.gameId, body);
+  addVersion(@CurrentDeveloper() developer: DeveloperContext, @Param() params: GameIdParams, @Body() body: CreateVersionDto): Promise<VersionView> {
+    return this.games.addVersion(developer.developerId, params.gameId, body);
   }
 
   @Get(':gameId/versions')
@@ -63,8 +63,8 @@ export class GamesController {
   @ApiOperation({ summary: 'The game\'s versions, newest first' })
   @ApiOkResponse({ type: VersionDto, isArray: true })
   @ApiErrors({ 400: 'INVALID_REQUEST', 404: NOT_FOUND })
-  listVersions(@CurrentAccount() auth: AuthContext, @Param() params: GameIdParams): Promise<VersionView[]> {
-    return this.games.listVersions(auth.developerId!, params.gameId);
+  listVersions(@CurrentDeveloper() developer: DeveloperContext, @Param() params: GameIdParams): Promise<VersionView[]> {
+    return this.games.listVersions(developer.developerId, params.gameId);
   }
 
   @Post(':gameId/publish')
@@ -77,8 +77,8 @@ export class GamesController {
     404: 'NOT_FOUND: unknown or foreign game, or a version that is not this game\'s',
     409: 'GAME_SUSPENDED: suspended by an administrator; VERSION_NOT_APPROVED: the version is pending or rejected',
   })
-  publish(@CurrentAccount() auth: AuthContext, @Param() params: GameIdParams, @Body() body: PublishDto): Promise<GameView> {
-    return this.games.publish(auth.developerId!, params.gameId, body.versionId);
+  publish(@CurrentDeveloper() developer: DeveloperContext, @Param() params: GameIdParams, @Body() body: PublishDto): Promise<GameView> {
+    return this.games.publish(developer.developerId, params.gameId, body.versionId);
   }
 
   @Post(':gameId/unpublish')
@@ -87,7 +87,7 @@ export class GamesController {
   @ApiOperation({ summary: 'Take the game off the catalogue' })
   @ApiOkResponse({ type: GameDto })
   @ApiErrors({ 400: 'INVALID_REQUEST', 404: NOT_FOUND, 409: 'GAME_SUSPENDED: only an administrator can lift a suspension' })
-  unpublish(@CurrentAccount() auth: AuthContext, @Param() params: GameIdParams): Promise<GameView> {
-    return this.games.unpublish(auth.developerId!, params.gameId);
+  unpublish(@CurrentDeveloper() developer: DeveloperContext, @Param() params: GameIdParams): Promise<GameView> {
+    return this.games.unpublish(developer.developerId, params.gameId);
   }
 }

@@ -1,64 +1,110 @@
-import { applyDecorators, createParamDecorator, ExecutionContext, SetMetadata, UseGuards } from '@nestjs/common';
+import { applyDecorators, createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
 import { ApiCookieAuth, ApiResponse } from '@nestjs/swagger';
 import { ERROR_SCHEMA_REF } from '../../http/error-responses';
 import { COOKIE_SECURITY } from '../../http/openapi';
-import { AUTH_KIND, Public } from '../../http/public.decorator';
-import { AuthenticatedRequest, CookieAuthGuard, CookieAuthRequirement, SameOriginGuard } from './cookie-auth.guard';
-import type { AuthContext } from './login-session.service';
+import { AUTH_KIND, CROSS_ORIGIN_DOC } from '../../http/public.decorator';
+import { authParam } from '../../http/route-auth';
+import { AccountContext, AdminContext, DeveloperContext, isAdmin, isDeveloper, isPlayer, PlayerContext } from './auth-context';
+import { AuthenticatedRequest, CookieAuthenticator, CookieAuthRequirement } from './cookie.authenticator';
 
-export type { AuthContext } from './login-session.service';
+export type { AccountContext, AdminContext, AuthContext, DeveloperContext, PlayerContext } from './auth-context';
+export { PublicSameOrigin } from '../../http/public.decorator';
 
-const CROSS_ORIGIN = 'FORBIDDEN: a state-changing request from another origin';
-
-function cookieAuth(requirement: CookieAuthRequirement, forbidden: string[]) {
+function cookieAuth(kind: CookieAuthRequirement['kind'], emailVerified: boolean, forbidden: string[]) {
+  const requirement: CookieAuthRequirement = { kind, emailVerified, authenticator: CookieAuthenticator };
   return applyDecorators(
     SetMetadata(AUTH_KIND, requirement),
-    UseGuards(CookieAuthGuard),
     ApiCookieAuth(COOKIE_SECURITY),
     ApiResponse({ status: 401, description: 'UNAUTHENTICATED: not signed in', schema: ERROR_SCHEMA_REF }),
-    ApiResponse({ status: 403, description: [CROSS_ORIGIN, ...forbidden].join('; '), schema: ERROR_SCHEMA_REF }),
+    ApiResponse({ status: 403, description: [CROSS_ORIGIN_DOC, ...forbidden].join('; '), schema: ERROR_SCHEMA_REF }),
   );
 }
 
-/** Any signed-in account; `emailVerified: true` also requires a verified e-mail (403 EMAIL_NOT_VERIFIED). */
+/** Any signed-in account; `emailVerified: true` also requires a verified e-mail (403 EMAIL_NOT_VERIFIED). Read it with `@CurrentAccount()`. */
 export function SignedIn(options: { emailVerified?: boolean } = {}) {
   const emailVerified = options.emailVerified ?? false;
-  return cookieAuth({ kind: 'signed-in', emailVerified }, emailVerified ? ['EMAIL_NOT_VERIFIED: verify your e-mail first'] : []);
+  return cookieAuth('signed-in', emailVerified, emailVerified ? ['EMAIL_NOT_VERIFIED: verify your e-mail first'] : []);
 }
 
-/** A play-ready player: signed in, e-mail verified, player profile linked. */
+/** A play-ready player: signed in, e-mail verified, player profile linked. Read it with `@CurrentPlayer()`. */
 export function PlayerAuth() {
-  return cookieAuth({ kind: 'player', emailVerified: true }, [
+  return cookieAuth('player', true, [
     'EMAIL_NOT_VERIFIED: verify your e-mail first',
     'ACCOUNT_NOT_LINKED: the account has no player profile',
   ]);
 }
 
-/** A developer: signed in, e-mail verified, role developer. */
+/** A developer: signed in, e-mail verified, role developer. Read it with `@CurrentDeveloper()`. */
 export function DeveloperAuth() {
-  return cookieAuth({ kind: 'developer', emailVerified: true }, [
+  return cookieAuth('developer', true, [
     'EMAIL_NOT_VERIFIED: verify your e-mail first',
     'FORBIDDEN: the account is not a developer',
   ]);
 }
 
-/** An administrator. */
+/** An administrator. Read it with `@CurrentAdmin()`. */
 export function AdminAuth() {
-  return cookieAuth({ kind: 'admin', emailVerified: false }, ['FORBIDDEN: the account is not an administrator']);
+  return cookieAuth('admin', false, ['FORBIDDEN: the account is not an administrator']);
 }
 
-/** A public endpoint that changes state (sign-up, login, logout): still refused across origins. */
-export function PublicSameOrigin() {
-  return applyDecorators(
-    Public(),
-    UseGuards(SameOriginGuard),
-    ApiResponse({ status: 403, description: CROSS_ORIGIN, schema: ERROR_SCHEMA_REF }),
-  );
+const COOKIE_KINDS = ['signed-in', 'player', 'developer', 'admin'] as const;
+
+/** Never reached once start-up has checked the routes; a 500 rather than a silent undefined. */
+function misused(decorator: string): Error {
+  return new Error(`${decorator} found no matching caller on the request: check the route's auth decorator.`);
 }
 
-/** The signed-in caller, as resolved by the cookie guard. */
-export const CurrentAccount = createParamDecorator((_data: unknown, context: ExecutionContext): AuthContext => {
-  const auth = context.switchToHttp().getRequest<AuthenticatedRequest>().auth;
-  if (!auth) throw new Error('@CurrentAccount() used on a route without a cookie auth decorator.');
-  return auth;
-});
+function signedInAccount(context: ExecutionContext): AccountContext | undefined {
+  return context.switchToHttp().getRequest<AuthenticatedRequest>().auth;
+}
+
+/** The signed-in caller of any cookie-authenticated route (`SignedIn()`, `PlayerAuth()`, `DeveloperAuth()`, `AdminAuth()`). */
+export const CurrentAccount = createParamDecorator(
+  (_data: unknown, context: ExecutionContext): AccountContext => {
+    const account = signedInAccount(context);
+    if (!account) throw misused('@CurrentAccount()');
+    return account;
+  },
+  [authParam({ decorator: '@CurrentAccount()', kinds: COOKIE_KINDS })],
+);
+
+/** The play-ready caller of a `PlayerAuth()` route: `playerId` and `walletId` are set. */
+export const CurrentPlayer = createParamDecorator(
+  (_data: unknown, context: ExecutionContext): PlayerContext => {
+    const account = signedInAccount(context);
+    if (!account || !isPlayer(account)) throw misused('@CurrentPlayer()');
+    return account;
+  },
+  [authParam({ decorator: '@CurrentPlayer()', kinds: ['player'] })],
+);
+
+/** The caller of a `DeveloperAuth()` route: `developerId` is set. */
+export const CurrentDeveloper = createParamDecorator(
+  (_data: unknown, context: ExecutionContext): DeveloperContext => {
+    const account = signedInAccount(context);
+    if (!account || !isDeveloper(account)) throw misused('@CurrentDeveloper()');
+    return account;
+  },
+  [authParam({ decorator: '@CurrentDeveloper()', kinds: ['developer'] })],
+);
+
+/** The caller of an `AdminAuth()` route. */
+export const CurrentAdmin = createParamDecorator(
+  (_data: unknown, context: ExecutionContext): AdminContext => {
+    const account = signedInAccount(context);
+    if (!account || !isAdmin(account)) throw misused('@CurrentAdmin()');
+    return account;
+  },
+  [authParam({ decorator: '@CurrentAdmin()', kinds: ['admin'] })],
+);
+
+const OPTIONAL: CookieAuthRequirement = { kind: 'optional', emailVerified: false, authenticator: CookieAuthenticator };
+
+/**
+ * On a `@Public()` route (HTML pages, the public game): the signed-in account, or undefined for a
+ * signed-out visitor or a bad cookie. Never refuses; the page decides (redirect, 404, ...).
+ */
+export const OptionalAccount = createParamDecorator(
+  (_data: unknown, context: ExecutionContext): AccountContext | undefined => signedInAccount(context),
+  [authParam({ decorator: '@OptionalAccount()', kinds: [], optional: OPTIONAL })],
+);

@@ -7,7 +7,7 @@ import { AuthController } from './auth.controller';
 import { EmailVerificationRepository } from './email-verification.repository';
 import { EmailVerificationService } from './email-verification.service';
 import { MailService } from './mail.service';
-import { CookieAuthGuard, SameOriginGuard } from './cookie-auth.guard';
+import { CookieAuthenticator } from './cookie.authenticator';
 import { LoginSessionRepository } from './login-session.repository';
 import { LoginSessionService } from './login-session.service';
 import { LoginThrottleRepository } from './login-throttle.repository';
@@ -17,7 +17,7 @@ import { PasswordService } from './password.service';
 import { PlayerRepository } from './player.repository';
 import { PlayersService } from './players.service';
 
-/** Accounts, login sessions and players. Global: every module's controllers use its cookie guards. */
+/** Accounts, login sessions and players. Global: the global AuthGuard runs its CookieAuthenticator for every module's cookie routes. */
 @Global()
 @Module({
   imports: [WalletModule],
@@ -36,9 +36,8 @@ import { PlayersService } from './players.service';
     AccountsService,
     PlayersService,
     AdminBootstrapService,
-    CookieAuthGuard,
-    SameOriginGuard,
+    CookieAuthenticator,
   ],
-  exports: [MailService, LoginSessionService, AccountsService, PlayersService, CookieAuthGuard, SameOriginGuard],
+  exports: [MailService, LoginSessionService, AccountsService, PlayersService, CookieAuthenticator],
 })
 export class IdentityModule {}

@@ -1,22 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { LOGIN_SESSION_TTL_SECONDS } from './auth-cookie';
+import type { Request } from 'express';
+import { LOGIN_SESSION_TTL_SECONDS, readAuthToken } from './auth-cookie';
+import type { AccountContext } from './auth-context';
 import { LoginSessionRepository } from './login-session.repository';
-
-/** Who is calling, as the cookie guards resolve it; handlers get it through `@CurrentAccount()`. */
-export interface AuthContext {
-  accountId: string;
-  email: string;
-  emailVerified: boolean;
-  displayName: string;
-  isAdmin: boolean;
-  developerId: string | null;
-  playerId: string | null;
-  walletId: string | null;
-  /** The player's saved high-score initials (CONTRACT §16.8), read with the login session. */
-  playerInitials: string | null;
-  loginSessionId: string;
-}
 
 /** Tokens are 32 random bytes in base64url; anything else is not worth a database read. */
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
@@ -37,7 +24,12 @@ export class LoginSessionService {
     return token;
   }
 
-  async resolve(token: string | undefined): Promise<AuthContext | undefined> {
+  /** The signed-in account of a request's `auth_session` cookie, or undefined (no database read without a well-formed token). */
+  fromRequest(request: Pick<Request, 'headers'>): Promise<AccountContext | undefined> {
+    return this.resolve(readAuthToken(request));
+  }
+
+  async resolve(token: string | undefined): Promise<AccountContext | undefined> {
     if (!token || !TOKEN.test(token)) return undefined;
     const row = await this.sessions.resolve(hashToken(token));
     if (!row) return undefined;

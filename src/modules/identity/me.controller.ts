@@ -3,7 +3,7 @@ import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestj
 import type { Response } from 'express';
 import { ApiErrors } from '../../http/error-responses';
 import { AccountsService } from './accounts.service';
-import { AuthContext, CurrentAccount, SignedIn } from './auth.decorators';
+import { AccountContext, CurrentAccount, SignedIn } from './auth.decorators';
 import { LinkPlayerDto, MeDto } from './identity.dto';
 
 @ApiTags('accounts')
@@ -15,8 +15,8 @@ export class MeController {
   @SignedIn()
   @ApiOperation({ summary: 'The signed-in account, its level and balance' })
   @ApiOkResponse({ type: MeDto })
-  me(@CurrentAccount() auth: AuthContext): Promise<MeDto> {
-    return this.accounts.me(auth.accountId);
+  me(@CurrentAccount() account: AccountContext): Promise<MeDto> {
+    return this.accounts.me(account.accountId);
   }
 
   @Post('player')
@@ -26,8 +26,8 @@ export class MeController {
   @ApiCreatedResponse({ type: MeDto, description: 'Linked' })
   @ApiOkResponse({ type: MeDto, description: 'Already linked: nothing changed' })
   @ApiErrors({ 400: 'INVALID_REQUEST' })
-  async linkPlayer(@CurrentAccount() auth: AuthContext, @Body() body: LinkPlayerDto, @Res({ passthrough: true }) res: Response): Promise<MeDto> {
-    const { created, me } = await this.accounts.linkPlayer(auth.accountId, body.displayName);
+  async linkPlayer(@CurrentAccount() account: AccountContext, @Body() body: LinkPlayerDto, @Res({ passthrough: true }) res: Response): Promise<MeDto> {
+    const { created, me } = await this.accounts.linkPlayer(account.accountId, body.displayName);
     if (!created) res.status(200);
     return me;
   }

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../../database/unit-of-work';
-import type { AuthContext } from '../identity/auth.decorators';
+import type { PlayerContext } from '../identity/auth.decorators';
 import { IdempotencyService, UnkeptAnswer } from '../idempotency/idempotency.service';
 import { INSERT_COIN_RULES, RateLimitService } from '../rate-limits/rate-limit.service';
 import { WalletService } from '../wallet/wallet.service';
@@ -36,16 +36,16 @@ export class InsertCoinService {
     private readonly wallets: WalletService,
   ) {}
 
-  async insertCoin(auth: AuthContext, sessionId: string, body: { idempotencyKey: string }): Promise<InsertCoinAnswer> {
+  async insertCoin(player: Pick<PlayerContext, 'accountId' | 'playerId' | 'walletId'>, sessionId: string, body: { idempotencyKey: string }): Promise<InsertCoinAnswer> {
     const request = {
-      caller: `account:${auth.accountId}` as const,
+      caller: `account:${player.accountId}` as const,
       key: body.idempotencyKey,
       fingerprint: this.idempotency.fingerprint('insert-coin', sessionId, body),
     };
-    const walletId = auth.walletId!;
+    const walletId = player.walletId;
     const result = await this.uow.run(() =>
       this.idempotency.execute<InsertCoinAnswer>(request, 200, async () => {
-        const session = await this.sessions.requireActive(auth.playerId!, sessionId);
+        const session = await this.sessions.requireActive(player.playerId, sessionId);
         await this.rateLimits.enforce(`insert-coin:${session.id}`, INSERT_COIN_RULES);
         if (session.testMode) {
           await this.sessions.touch(session.id);

@@ -2,7 +2,7 @@ import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../http/error-responses';
 import { ApiRateLimited } from '../rate-limits/rate-limit.docs';
-import { AuthContext, CurrentAccount, PlayerAuth } from '../identity/auth.decorators';
+import { CurrentPlayer, PlayerAuth, PlayerContext } from '../identity/auth.decorators';
 import { InsertCoinAnswer, InsertCoinService } from './insert-coin.service';
 import {
   CreatePlaySessionDto,
@@ -35,8 +35,8 @@ export class PlaySessionsController {
     403: 'FORBIDDEN: preview asked by someone who is neither the game\'s developer nor an admin',
     404: 'GAME_UNAVAILABLE: unknown, unpublished or suspended game, a versionId of another game, or no playable version',
   })
-  create(@CurrentAccount() auth: AuthContext, @Body() body: CreatePlaySessionDto): Promise<CreatedPlaySession> {
-    return this.sessions.create(auth, body);
+  create(@CurrentPlayer() player: PlayerContext, @Body() body: CreatePlaySessionDto): Promise<CreatedPlaySession> {
+    return this.sessions.create(player, body);
   }
 
   @Post(':id/heartbeat')
@@ -45,8 +45,8 @@ export class PlaySessionsController {
   @ApiOperation({ summary: 'Keep a play session alive', description: 'Moves lastSeenAt to now. Never revives an ended or timed-out session (410).' })
   @ApiOkResponse({ type: HeartbeatDto })
   @ApiErrors({ 400: 'INVALID_REQUEST: id longer than 64 characters', 404: 'SESSION_NOT_FOUND: unknown or another player\'s', 410: 'SESSION_EXPIRED: ended or idle past the timeout' })
-  heartbeat(@CurrentAccount() auth: AuthContext, @Param() params: PlaySessionIdParamsDto): Promise<HeartbeatDto> {
-    return this.sessions.heartbeat(auth.playerId!, params.id);
+  heartbeat(@CurrentPlayer() player: PlayerContext, @Param() params: PlaySessionIdParamsDto): Promise<HeartbeatDto> {
+    return this.sessions.heartbeat(player.playerId, params.id);
   }
 
   @Post(':id/end')
@@ -55,8 +55,8 @@ export class PlaySessionsController {
   @ApiOperation({ summary: 'End a play session', description: 'From any state; ending an ended session answers the original endedAt.' })
   @ApiOkResponse({ type: EndedPlaySessionDto })
   @ApiErrors({ 400: 'INVALID_REQUEST: id longer than 64 characters', 404: 'SESSION_NOT_FOUND: unknown or another player\'s' })
-  end(@CurrentAccount() auth: AuthContext, @Param() params: PlaySessionIdParamsDto): Promise<EndedPlaySessionDto> {
-    return this.sessions.end(auth.playerId!, params.id);
+  end(@CurrentPlayer() player: PlayerContext, @Param() params: PlaySessionIdParamsDto): Promise<EndedPlaySessionDto> {
+    return this.sessions.end(player.playerId, params.id);
   }
 
   @Post(':id/insert-coin')
@@ -79,7 +79,7 @@ export class PlaySessionsController {
     410: 'SESSION_EXPIRED: ended or idle past the timeout',
   })
   @ApiRateLimited('more than 1 attempt per 500 ms or 60 in any 60 seconds on this play session')
-  insertCoin(@CurrentAccount() auth: AuthContext, @Param() params: PlaySessionIdParamsDto, @Body() body: InsertCoinDto): Promise<InsertCoinAnswer> {
-    return this.insertCoins.insertCoin(auth, params.id, { idempotencyKey: body.idempotencyKey });
+  insertCoin(@CurrentPlayer() player: PlayerContext, @Param() params: PlaySessionIdParamsDto, @Body() body: InsertCoinDto): Promise<InsertCoinAnswer> {
+    return this.insertCoins.insertCoin(player, params.id, { idempotencyKey: body.idempotencyKey });
   }
 }

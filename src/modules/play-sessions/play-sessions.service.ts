@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CONFIG, Config } from '../../config';
 import { ForbiddenError, InvalidRequestError, NotFoundError } from '../../errors/app-error';
 import { GamesService } from '../developer-portal/games.service';
-import type { AuthContext } from '../identity/auth.decorators';
+import type { PlayerContext } from '../identity/auth.decorators';
 import { WalletService } from '../wallet/wallet.service';
 import { accessTo, expiresAtOf, PlaySessionStatus, statusOf } from './play-session.rules';
 import { InsertionRecord, PlaySessionRecord, PlaySessionRepository } from './play-session.repository';
@@ -65,7 +65,10 @@ export class PlaySessionsService {
     this.idleTimeoutSeconds = config.sessionIdleTimeoutSeconds;
   }
 
-  async create(auth: AuthContext, input: { gameSlug: string; preview?: boolean; versionId?: string }): Promise<CreatedPlaySession> {
+  async create(
+    player: Pick<PlayerContext, 'playerId' | 'walletId' | 'developerId' | 'isAdmin'>,
+    input: { gameSlug: string; preview?: boolean; versionId?: string },
+  ): Promise<CreatedPlaySession> {
     const preview = input.preview === true;
     if (input.versionId !== undefined && !preview) {
       throw new InvalidRequestError('versionId is only accepted with preview: true.', [
@@ -73,10 +76,10 @@ export class PlaySessionsService {
       ]);
     }
     // Only an admin or a developer can own a game: anyone else asking for a preview is refused outright.
-    if (preview && !auth.isAdmin && !auth.developerId) throw new ForbiddenError('Only the game\'s developer and admins can preview it.');
+    if (preview && !player.isAdmin && player.developerId === null) throw new ForbiddenError('Only the game\'s developer and admins can preview it.');
     const game = await this.games.findBySlug(input.gameSlug);
     if (!game) throw new GameUnavailableError();
-    const access = accessTo(game, { isOwner: game.developerId === auth.developerId, isAdmin: auth.isAdmin }, preview);
+    const access = accessTo(game, { isOwner: game.developerId === player.developerId, isAdmin: player.isAdmin }, preview);
     if (access.kind === 'forbidden') throw new ForbiddenError('Only the game\'s developer and admins can preview it.');
     if (access.kind === 'unavailable') throw new GameUnavailableError();
     const testMode = access.kind === 'test';
@@ -91,11 +94,11 @@ export class PlaySessionsService {
     }
     if (!versionId) throw new GameUnavailableError();
 
-    const playerId = auth.playerId!;
+    const playerId = player.playerId;
     const playerRef = this.playerRefs.refFor(game.developerId, playerId);
     const [created, balance] = await Promise.all([
       this.sessions.insert({ gameId: game.id, gameVersionId: versionId, playerId, playerRef, testMode, coinsPerCredit: game.coinsPerCredit }),
-      this.wallets.balance(auth.walletId!),
+      this.wallets.balance(player.walletId),
     ]);
     return {
       sessionId: created.id,

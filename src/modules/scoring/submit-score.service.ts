@@ -4,7 +4,7 @@ import { UnitOfWork } from '../../database/unit-of-work';
 import { NotFoundError } from '../../errors/app-error';
 import type { ApiKeyContext } from '../developer-portal/api-key.decorators';
 import { IdempotencyService, IdempotentRequest, UnkeptAnswer } from '../idempotency/idempotency.service';
-import type { AuthContext } from '../identity/auth.decorators';
+import type { PlayerContext } from '../identity/auth.decorators';
 import { PlayersService } from '../identity/players.service';
 import { PlaySessionRecord, PlaySessionsService } from '../play-sessions/play-sessions.service';
 import type { RateLimitRule } from '../rate-limits/rate-limit.service';
@@ -64,10 +64,14 @@ export class SubmitScoreService {
     private readonly leaderboard: LeaderboardService,
   ) {}
 
-  async submitPlayerScore(auth: AuthContext, playSessionId: string, input: ScoreInput): Promise<ScoreResult> {
-    const playerId = auth.playerId!;
+  async submitPlayerScore(
+    player: Pick<PlayerContext, 'accountId' | 'playerId' | 'playerInitials'>,
+    playSessionId: string,
+    input: ScoreInput,
+  ): Promise<ScoreResult> {
+    const playerId = player.playerId;
     const request: IdempotentRequest = {
-      caller: `account:${auth.accountId}`,
+      caller: `account:${player.accountId}`,
       key: input.idempotencyKey,
       fingerprint: this.idempotency.fingerprint('play-score', playSessionId, { score: input.score }),
     };
@@ -91,7 +95,7 @@ export class SubmitScoreService {
             playerId,
             source: 'player',
             maxScore: session.maxScore,
-            preferredInitials: auth.playerInitials,
+            preferredInitials: player.playerInitials,
             limits: limitsOf(session),
           },
           input.score,

@@ -3,7 +3,7 @@ import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestj
 import type { Response } from 'express';
 import { ApiErrors } from '../../http/error-responses';
 import { AccountNotLinkedError } from '../identity/identity.errors';
-import { AdminAuth, AuthContext, CurrentAccount, DeveloperAuth, SignedIn } from '../identity/auth.decorators';
+import { AccountContext, AdminAuth, AdminContext, CurrentAccount, CurrentAdmin, CurrentDeveloper, DeveloperAuth, DeveloperContext, SignedIn } from '../identity/auth.decorators';
 import { AdminCreditsService } from './admin-credits.service';
 import { CreditCoinsDto, CreditResultDto, EarningsDto, UserIdParamsDto, WalletDto, WalletQueryDto } from './wallet.dto';
 import { EarningsReport, WalletPage, WalletService } from './wallet.service';
@@ -18,9 +18,9 @@ export class WalletController {
   @ApiOperation({ summary: 'The caller\'s balance and ledger, newest first', description: 'Pages backwards with `before` = the previous page\'s `nextBefore`. 403 ACCOUNT_NOT_LINKED for an account without a player profile.' })
   @ApiOkResponse({ type: WalletDto })
   @ApiErrors({ 400: 'INVALID_REQUEST: bad limit, or before is not an entry of this wallet' })
-  wallet(@CurrentAccount() auth: AuthContext, @Query() query: WalletQueryDto): Promise<WalletPage> {
-    if (!auth.walletId) throw new AccountNotLinkedError();
-    return this.wallets.entries(auth.walletId, { limit: query.limit ?? 50, before: query.before });
+  wallet(@CurrentAccount() account: AccountContext, @Query() query: WalletQueryDto): Promise<WalletPage> {
+    if (account.walletId === null) throw new AccountNotLinkedError();
+    return this.wallets.entries(account.walletId, { limit: query.limit ?? 50, before: query.before });
   }
 
   @Post('api/admin/wallets/:userId/credits')
@@ -34,12 +34,12 @@ export class WalletController {
   @ApiOkResponse({ type: CreditResultDto, description: 'Replay of an applied key: credited once' })
   @ApiErrors({ 400: 'INVALID_REQUEST', 404: 'NOT_FOUND: unknown user, or a user without a player profile', 409: 'IDEMPOTENCY_KEY_CONFLICT' })
   async credit(
-    @CurrentAccount() auth: AuthContext,
+    @CurrentAdmin() admin: AdminContext,
     @Param() params: UserIdParamsDto,
     @Body() body: CreditCoinsDto,
     @Res({ passthrough: true }) res: Response,
   ): Promise<CreditResultDto> {
-    const result = await this.adminCredits.credit(auth.accountId, params.userId, body);
+    const result = await this.adminCredits.credit(admin.accountId, params.userId, body);
     res.status(result.statusCode);
     return result.body;
   }
@@ -51,7 +51,7 @@ export class WalletController {
     description: 'Every game of the developer, zero rows included. 1 coin = 0.25 USD; the developer earns 70%. Money as exact decimal strings ("1.5", "0.175", "0").',
   })
   @ApiOkResponse({ type: EarningsDto })
-  earnings(@CurrentAccount() auth: AuthContext): Promise<EarningsReport> {
-    return this.wallets.earnings(auth.developerId!);
+  earnings(@CurrentDeveloper() developer: DeveloperContext): Promise<EarningsReport> {
+    return this.wallets.earnings(developer.developerId);
   }
 }

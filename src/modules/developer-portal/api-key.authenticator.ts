@@ -1,14 +1,13 @@
-import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
+import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { UnauthenticatedError } from '../../errors/app-error';
-import { AUTH_KIND } from '../../http/public.decorator';
+import type { AuthRequirement, RouteAuthenticator } from '../../http/route-auth';
 import { ApiKeyContext, ApiKeysService } from './api-keys.service';
 import { LiveKeyRequiredError } from './developer-portal.errors';
 
-export interface ApiKeyRequirement {
-  kind: 'api-key';
-  live: boolean;
+export interface ApiKeyRequirement extends AuthRequirement {
+  readonly kind: 'api-key';
+  readonly live: boolean;
 }
 
 export type ApiKeyRequest = Request & { apiKey?: ApiKeyContext };
@@ -18,18 +17,14 @@ const REALM = 'Bearer realm="arcade"';
 /**
  * `Authorization: Bearer svc_…`: a missing, malformed, unknown or revoked key is 401 with
  * `WWW-Authenticate` (adding `error="invalid_token"` whenever the header was sent, CONTRACT
- * §16.26); a test key where a live one is needed is 403 LIVE_KEY_REQUIRED.
+ * §16.26); a test key where a live one is needed is 403 LIVE_KEY_REQUIRED. Run by the global
+ * AuthGuard, before validation (§16.14).
  */
 @Injectable()
-export class ApiKeyGuard implements CanActivate {
-  constructor(
-    private readonly reflector: Reflector,
-    private readonly keys: ApiKeysService,
-  ) {}
+export class ApiKeyAuthenticator implements RouteAuthenticator<ApiKeyRequirement> {
+  constructor(private readonly keys: ApiKeysService) {}
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
-    const requirement = this.reflector.getAllAndOverride<ApiKeyRequirement | undefined>(AUTH_KIND, [context.getHandler(), context.getClass()]);
-    const request = context.switchToHttp().getRequest<ApiKeyRequest>();
+  async authenticate(request: ApiKeyRequest, requirement: ApiKeyRequirement): Promise<void> {
     const header = request.headers.authorization;
     if (header === undefined) {
       throw new UnauthenticatedError('An API key is required: Authorization: Bearer svc_live_… or svc_test_….', { 'WWW-Authenticate': REALM });
@@ -41,8 +36,7 @@ export class ApiKeyGuard implements CanActivate {
         'WWW-Authenticate': `${REALM}, error="invalid_token"`,
       });
     }
-    if (requirement?.live && apiKey.kind !== 'live') throw new LiveKeyRequiredError();
+    if (requirement.live && apiKey.kind !== 'live') throw new LiveKeyRequiredError();
     request.apiKey = apiKey;
-    return true;
   }
 }

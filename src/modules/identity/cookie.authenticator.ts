@@ -1,0 +1,52 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Request } from 'express';
+import { CONFIG, Config } from '../../config';
+import { ForbiddenError, UnauthenticatedError } from '../../errors/app-error';
+import type { AuthRequirement, RouteAuthenticator } from '../../http/route-auth';
+import { allowedOrigins, assertSameOrigin } from '../../http/same-origin';
+import type { AccountContext } from './auth-context';
+import { AccountNotLinkedError, EmailNotVerifiedError } from './identity.errors';
+import { LoginSessionService } from './login-session.service';
+
+/** What a cookie-authenticated route requires, set by the composite decorators (auth.decorators.ts). */
+export interface CookieAuthRequirement extends AuthRequirement {
+  /** `optional`: a public route that reads the caller when there is one (`@OptionalAccount()`), never refusing. */
+  readonly kind: 'signed-in' | 'player' | 'developer' | 'admin' | 'optional';
+  readonly emailVerified: boolean;
+}
+
+export type AuthenticatedRequest = Request & { auth?: AccountContext };
+
+/**
+ * Cookie authentication and authorisation in the order of CONTRACT §16.17: signed in (401), same
+ * origin (403 FORBIDDEN), e-mail verified (403), player linked (403), role (403 FORBIDDEN). Run by
+ * the global AuthGuard; one login-session read per request.
+ */
+@Injectable()
+export class CookieAuthenticator implements RouteAuthenticator<CookieAuthRequirement> {
+  private readonly origins: Set<string>;
+
+  constructor(
+    private readonly loginSessions: LoginSessionService,
+    @Inject(CONFIG) config: Config,
+  ) {
+    this.origins = allowedOrigins(config);
+  }
+
+  async authenticate(request: AuthenticatedRequest, requirement: CookieAuthRequirement): Promise<void> {
+    const auth = await this.loginSessions.fromRequest(request);
+    if (requirement.kind === 'optional') {
+      request.auth = auth;
+      return;
+    }
+    if (!auth) throw new UnauthenticatedError('Sign in first.');
+    assertSameOrigin(request, this.origins);
+    if (requirement.emailVerified && !auth.emailVerified) throw new EmailNotVerifiedError();
+    if (requirement.kind === 'player' && (auth.playerId === null || auth.walletId === null)) throw new AccountNotLinkedError();
+    if (requirement.kind === 'developer' && auth.developerId === null) {
+      throw new ForbiddenError('This needs a developer account: create one with POST /api/portal/developer.');
+    }
+    if (requirement.kind === 'admin' && !auth.isAdmin) throw new ForbiddenError('This needs an administrator.');
+    request.auth = auth;
+  }
+}
