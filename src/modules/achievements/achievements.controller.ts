@@ -2,7 +2,8 @@ import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../http/error-responses';
 import { CurrentPlayer, PlayerAuth, PlayerContext } from '../identity/auth.decorators';
-import { UnlockAchievementDto, UnlockResultDto, UnlockSessionParams } from './achievements.dto';
+import { PlaySessionIdParamsDto } from '../../http/params';
+import { UnlockAchievementDto, UnlockResultDto } from './achievements.dto';
 import { UnlockAchievementService } from './unlock-achievement.service';
 
 @ApiTags('achievements')
@@ -26,7 +27,7 @@ export class AchievementsController {
     404: "SESSION_NOT_FOUND (unknown play session or another player's), GAME_UNAVAILABLE (the game was unpublished or suspended) or ACHIEVEMENT_NOT_FOUND (unknown or retired key)",
     410: 'SESSION_EXPIRED: the play session ended or timed out',
   })
-  unlock(@CurrentPlayer() player: PlayerContext, @Param() params: UnlockSessionParams, @Body() body: UnlockAchievementDto): Promise<UnlockResultDto> {
+  unlock(@CurrentPlayer() player: PlayerContext, @Param() params: PlaySessionIdParamsDto, @Body() body: UnlockAchievementDto): Promise<UnlockResultDto> {
     return this.unlocks.unlock(player, params.id, body.key);
   }
 }

@@ -1,12 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsString, Length, Matches, MaxLength } from 'class-validator';
-
-export class UnlockSessionParams {
-  @ApiProperty({ description: 'Play session id', maxLength: 64, example: '0b6f3c1e-8a44-4b7e-9a43-2f1c2d3e4f50' })
-  @IsString()
-  @MaxLength(64)
-  id!: string;
-}
+import { IsString, Length, Matches } from 'class-validator';
 
 export class UnlockAchievementDto {
   @ApiProperty({ description: 'The achievement key defined for the game', minLength: 1, maxLength: 48, pattern: '^[a-z0-9][a-z0-9_-]{0,47}$', example: 'first-coin' })

@@ -1,12 +1,12 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../http/error-responses';
-import { GameDto, GameIdParams, RejectVersionDto, VersionDto, VersionIdParams } from '../developer-portal/developer-portal.dto';
+import { GameIdParamsDto, UserIdParamsDto, VersionIdParamsDto } from '../../http/params';
+import { GameDto, RejectVersionDto, VersionDto } from '../developer-portal/developer-portal.dto';
 import { GamesService, GameView, VersionView } from '../developer-portal/games.service';
 import { AdminAuth } from '../identity/auth.decorators';
 import { AccountsService } from '../identity/accounts.service';
 import { UserResponseDto } from '../identity/identity.dto';
-import { UserIdParams } from './admin.dto';
 
 @ApiTags('admin')
 @Controller('api/admin')
@@ -22,7 +22,7 @@ export class AdminController {
   @ApiOperation({ summary: 'Mark an account\'s e-mail as verified' })
   @ApiOkResponse({ type: UserResponseDto })
   @ApiErrors({ 400: 'INVALID_REQUEST: id over 64 characters', 404: 'NOT_FOUND: unknown user' })
-  async verifyEmail(@Param() params: UserIdParams): Promise<UserResponseDto> {
+  async verifyEmail(@Param() params: UserIdParamsDto): Promise<UserResponseDto> {
     return { user: await this.accounts.verifyEmail(params.userId) };
   }
 
@@ -32,7 +32,7 @@ export class AdminController {
   @ApiOperation({ summary: 'Approve a version: the developer may publish it' })
   @ApiOkResponse({ type: VersionDto })
   @ApiErrors({ 400: 'INVALID_REQUEST: id over 64 characters', 404: 'NOT_FOUND: unknown version' })
-  approve(@Param() params: VersionIdParams): Promise<VersionView> {
+  approve(@Param() params: VersionIdParamsDto): Promise<VersionView> {
     return this.games.reviewVersion(params.versionId, 'approved');
   }
 
@@ -42,7 +42,7 @@ export class AdminController {
   @ApiOperation({ summary: 'Reject a version, with an optional reason' })
   @ApiOkResponse({ type: VersionDto })
   @ApiErrors({ 400: 'INVALID_REQUEST', 404: 'NOT_FOUND: unknown version' })
-  reject(@Param() params: VersionIdParams, @Body() body: RejectVersionDto): Promise<VersionView> {
+  reject(@Param() params: VersionIdParamsDto, @Body() body: RejectVersionDto): Promise<VersionView> {
     return this.games.reviewVersion(params.versionId, 'rejected', body.reason ?? null);
   }
 
@@ -52,7 +52,7 @@ export class AdminController {
   @ApiOperation({ summary: 'Suspend a game: nobody but admins can play it, and its developer cannot publish it' })
   @ApiOkResponse({ type: GameDto })
   @ApiErrors({ 400: 'INVALID_REQUEST: id over 64 characters', 404: 'NOT_FOUND: unknown game' })
-  suspend(@Param() params: GameIdParams): Promise<GameView> {
+  suspend(@Param() params: GameIdParamsDto): Promise<GameView> {
     return this.games.suspend(params.gameId);
   }
 
@@ -62,7 +62,7 @@ export class AdminController {
   @ApiOperation({ summary: 'Lift a suspension: the game returns to unpublished' })
   @ApiOkResponse({ type: GameDto })
   @ApiErrors({ 400: 'INVALID_REQUEST: id over 64 characters', 404: 'NOT_FOUND: unknown game' })
-  unsuspend(@Param() params: GameIdParams): Promise<GameView> {
+  unsuspend(@Param() params: GameIdParamsDto): Promise<GameView> {
     return this.games.unsuspend(params.gameId);
   }
 }

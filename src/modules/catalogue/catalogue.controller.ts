@@ -4,7 +4,8 @@ import { ApiErrors } from '../../http/error-responses';
 import { COOKIE_SECURITY } from '../../http/openapi';
 import { Public } from '../../http/public.decorator';
 import { AccountContext, OptionalAccount } from '../identity/auth.decorators';
-import { CatalogueGameDto, CataloguePageDto, CatalogueQuery, PublicGameDto, SlugParams } from './catalogue.dto';
+import { PAGE_LIMIT_DEFAULT, SlugParamsDto } from '../../http/params';
+import { CatalogueGameDto, CataloguePageDto, CatalogueQueryDto, PublicGameDto } from './catalogue.dto';
 import { CatalogueService, PublicGame } from './catalogue.service';
 
 @ApiTags('catalogue')
@@ -17,8 +18,8 @@ export class CatalogueController {
   @ApiOperation({ summary: 'Published games, newest first', description: 'Cursor paging: pass `nextCursor` as `cursor`.' })
   @ApiOkResponse({ type: CataloguePageDto })
   @ApiErrors({ 400: 'INVALID_REQUEST: bad limit or unreadable cursor' })
-  list(@Query() query: CatalogueQuery): Promise<{ games: CatalogueGameDto[]; nextCursor: string | null }> {
-    return this.catalogue.list(query.limit ?? 50, query.cursor);
+  list(@Query() query: CatalogueQueryDto): Promise<{ games: CatalogueGameDto[]; nextCursor: string | null }> {
+    return this.catalogue.list(query.limit ?? PAGE_LIMIT_DEFAULT, query.cursor);
   }
 
   @Get(':slug')
@@ -31,7 +32,7 @@ export class CatalogueController {
   })
   @ApiOkResponse({ type: PublicGameDto })
   @ApiErrors({ 400: 'INVALID_REQUEST: slug outside ^[a-z0-9-]+$ or over 64 characters', 404: 'NOT_FOUND: unknown, unpublished or suspended game' })
-  game(@Param() params: SlugParams, @OptionalAccount() account: AccountContext | undefined): Promise<PublicGame> {
+  game(@Param() params: SlugParamsDto, @OptionalAccount() account: AccountContext | undefined): Promise<PublicGame> {
     return this.catalogue.game(params.slug, account?.playerId ?? null);
   }
 }

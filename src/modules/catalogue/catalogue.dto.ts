@@ -1,33 +1,16 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Length, Matches, Max, MaxLength, Min } from 'class-validator';
+import { ApiProperty } from '@nestjs/swagger';
+import { PageCursorProperty, PageLimitProperty, SLUG_PATTERN } from '../../http/params';
 
-export class CatalogueQuery {
-  @ApiPropertyOptional({ description: 'Games per page', minimum: 1, maximum: 100, default: 50, type: 'integer', example: 20 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100)
+export class CatalogueQueryDto {
+  @PageLimitProperty()
   limit?: number;
 
-  @ApiPropertyOptional({ description: 'The nextCursor of the previous page (opaque)', maxLength: 512 })
-  @IsOptional()
-  @IsString()
-  @MaxLength(512)
+  @PageCursorProperty()
   cursor?: string;
 }
 
-export class SlugParams {
-  @ApiProperty({ description: 'Game slug', example: 'coin-clicker', pattern: '^[a-z0-9-]+$', maxLength: 64 })
-  @IsString()
-  @Length(1, 64)
-  @Matches(/^[a-z0-9-]+$/)
-  slug!: string;
-}
-
 export class CatalogueGameDto {
-  @ApiProperty({ example: 'coin-clicker', pattern: '^[a-z0-9-]+$' }) slug!: string;
+  @ApiProperty({ example: 'coin-clicker', pattern: SLUG_PATTERN.source }) slug!: string;
   @ApiProperty({ example: 'Coin Clicker' }) title!: string;
   @ApiProperty({ type: 'integer', minimum: 1, maximum: 5, example: 2 }) coinsPerCredit!: number;
 }

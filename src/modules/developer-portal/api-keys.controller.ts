@@ -4,7 +4,7 @@ import { ApiErrors } from '../../http/error-responses';
 import { CurrentDeveloper, DeveloperAuth, DeveloperContext } from '../identity/auth.decorators';
 import { ApiKeyRow } from './api-key.repository';
 import { ApiKeysService, CreatedApiKey } from './api-keys.service';
-import { ApiKeyDto, ApiKeyIdParams, CreateApiKeyDto, CreatedApiKeyDto } from './developer-portal.dto';
+import { ApiKeyDto, ApiKeyIdParamsDto, CreateApiKeyDto, CreatedApiKeyDto } from './developer-portal.dto';
 
 @ApiTags('developer portal')
 @Controller('api/portal/keys')
@@ -35,7 +35,7 @@ export class ApiKeysController {
   @ApiOperation({ summary: 'Revoke an API key', description: 'The key answers 401 from then on. Revoking again changes nothing.' })
   @ApiNoContentResponse({ description: 'Revoked' })
   @ApiErrors({ 400: 'INVALID_REQUEST: id over 64 characters', 404: 'NOT_FOUND: unknown key, or another developer\'s' })
-  async revoke(@CurrentDeveloper() developer: DeveloperContext, @Param() params: ApiKeyIdParams): Promise<void> {
+  async revoke(@CurrentDeveloper() developer: DeveloperContext, @Param() params: ApiKeyIdParamsDto): Promise<void> {
     await this.keys.revoke(developer.developerId, params.id);
   }
 }

@@ -1,9 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, MaxLength, Min, ValidateBy } from 'class-validator';
+import { GameIdParamsDto, ID_DOC, IdProperty, SLUG_PATTERN, SlugProperty } from '../../http/params';
 import { ACHIEVEMENT_KEY_PATTERN, ICON_KEYS } from './achievement-definitions.service';
 import { MAX_SCORE_LIMIT } from './games.service';
 
-export const ID_RULE = { description: 'Opaque id (at most 64 characters)', example: '3b0d6c52-1c0e-4c57-9a0f-7f0f4b8d2e10', maxLength: 64 };
+const ID_RULE = { description: 'Opaque id (at most 64 characters)', ...ID_DOC };
 
 /** An absolute http(s) URL, or a path on this service beginning with a single `/`. */
 export function isEntryUrl(value: unknown): boolean {
@@ -24,25 +25,8 @@ function IsEntryUrl() {
   });
 }
 
-export class GameIdParams {
-  @ApiProperty(ID_RULE)
-  @IsString()
-  @MaxLength(64)
-  gameId!: string;
-}
-
-export class VersionIdParams {
-  @ApiProperty(ID_RULE)
-  @IsString()
-  @MaxLength(64)
-  versionId!: string;
-}
-
 export class CreateGameDto {
-  @ApiProperty({ description: 'Unique address of the game: /play/{slug}', example: 'coin-clicker', pattern: '^[a-z0-9-]+$', maxLength: 64 })
-  @IsString()
-  @Length(1, 64)
-  @Matches(/^[a-z0-9-]+$/)
+  @SlugProperty('Unique address of the game: /play/{slug}')
   slug!: string;
 
   @ApiProperty({ description: 'Title shown to players', example: 'Coin Clicker', minLength: 1, maxLength: 80 })
@@ -98,9 +82,7 @@ export class CreateVersionDto {
 }
 
 export class PublishDto {
-  @ApiProperty({ ...ID_RULE, description: 'The approved version to publish' })
-  @IsString()
-  @MaxLength(64)
+  @IdProperty('The approved version to publish')
   versionId!: string;
 }
 
@@ -114,7 +96,7 @@ export class RejectVersionDto {
 
 export class GameDto {
   @ApiProperty(ID_RULE) gameId!: string;
-  @ApiProperty({ example: 'coin-clicker', pattern: '^[a-z0-9-]+$' }) slug!: string;
+  @ApiProperty({ example: 'coin-clicker', pattern: SLUG_PATTERN.source }) slug!: string;
   @ApiProperty({ example: 'Coin Clicker' }) title!: string;
   @ApiProperty({ type: 'integer', minimum: 1, maximum: 5, example: 2 }) coinsPerCredit!: number;
   @ApiProperty({ type: 'integer', minimum: 0, maximum: MAX_SCORE_LIMIT, example: MAX_SCORE_LIMIT }) maxScore!: number;
@@ -155,10 +137,8 @@ export class CreateApiKeyDto {
   name!: string;
 }
 
-export class ApiKeyIdParams {
-  @ApiProperty(ID_RULE)
-  @IsString()
-  @MaxLength(64)
+export class ApiKeyIdParamsDto {
+  @IdProperty()
   id!: string;
 }
 
@@ -185,12 +165,7 @@ const ICONS = [...ICON_KEYS];
 const KEY_PATTERN = ACHIEVEMENT_KEY_PATTERN;
 const KEY_RULE = { description: 'Achievement key: lower-case letters, digits, - and _, starting with a letter or digit', example: 'first-coin', pattern: KEY_PATTERN.source, minLength: 1, maxLength: 48 };
 
-export class AchievementParams {
-  @ApiProperty(ID_RULE)
-  @IsString()
-  @MaxLength(64)
-  gameId!: string;
-
+export class AchievementParamsDto extends GameIdParamsDto {
   @ApiProperty(KEY_RULE)
   @IsString()
   @Matches(KEY_PATTERN)

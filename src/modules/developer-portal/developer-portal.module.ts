@@ -1,7 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { AchievementDefinitionsService } from './achievement-definitions.service';
 import { AchievementRepository } from './achievement.repository';
-import { AchievementsController } from './achievements.controller';
+import { AchievementDefinitionsController } from './achievement-definitions.controller';
 import { ApiKeyAuthenticator } from './api-key.authenticator';
 import { ApiKeyRepository } from './api-key.repository';
 import { ApiKeysController } from './api-keys.controller';
@@ -17,7 +17,7 @@ import { GamesService } from './games.service';
 /** Developers, games, versions, achievement definitions, API keys. Global: `@ApiKeyAuth()` works in any module. */
 @Global()
 @Module({
-  controllers: [DevelopersController, GamesController, AchievementsController, ApiKeysController, DeveloperPagesController],
+  controllers: [DevelopersController, GamesController, AchievementDefinitionsController, ApiKeysController, DeveloperPagesController],
   providers: [
     DeveloperRepository,
     GameRepository,

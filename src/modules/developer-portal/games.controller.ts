@@ -2,7 +2,8 @@ import { Body, Controller, Get, HttpCode, Param, Patch, Post } from '@nestjs/com
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../http/error-responses';
 import { CurrentDeveloper, DeveloperAuth, DeveloperContext } from '../identity/auth.decorators';
-import { CreateGameDto, CreateVersionDto, GameDto, GameIdParams, PublishDto, UpdateGameDto, VersionDto } from './developer-portal.dto';
+import { GameIdParamsDto } from '../../http/params';
+import {CreateGameDto, CreateVersionDto, GameDto, PublishDto, UpdateGameDto, VersionDto } from './developer-portal.dto';
 import { GamesService, GameView, VersionView } from './games.service';
 
 const NOT_FOUND = 'NOT_FOUND: unknown game, or another developer\'s';
@@ -35,7 +36,7 @@ export class GamesController {
   @ApiOperation({ summary: 'One of the developer\'s games' })
   @ApiOkResponse({ type: GameDto })
   @ApiErrors({ 400: 'INVALID_REQUEST: id over 64 characters', 404: NOT_FOUND })
-  get(@CurrentDeveloper() developer: DeveloperContext, @Param() params: GameIdParams): Promise<GameView> {
+  get(@CurrentDeveloper() developer: DeveloperContext, @Param() params: GameIdParamsDto): Promise<GameView> {
     return this.games.get(developer.developerId, params.gameId);
   }
 
@@ -44,7 +45,7 @@ export class GamesController {
   @ApiOperation({ summary: 'Change title, price or maximum score', description: 'Running play sessions keep the price they started with.' })
   @ApiOkResponse({ type: GameDto })
   @ApiErrors({ 400: 'INVALID_REQUEST', 404: NOT_FOUND })
-  update(@CurrentDeveloper() developer: DeveloperContext, @Param() params: GameIdParams, @Body() body: UpdateGameDto): Promise<GameView> {
+  update(@CurrentDeveloper() developer: DeveloperContext, @Param() params: GameIdParamsDto, @Body() body: UpdateGameDto): Promise<GameView> {
     return this.games.update(developer.developerId, params.gameId, body);
   }
 
@@ -54,7 +55,7 @@ export class GamesController {
   @ApiOperation({ summary: 'Upload a version (a build\'s entry URL) for review', description: 'New versions are pending until an administrator approves or rejects them.' })
   @ApiCreatedResponse({ type: VersionDto })
   @ApiErrors({ 400: 'INVALID_REQUEST', 404: NOT_FOUND })
-  addVersion(@CurrentDeveloper() developer: DeveloperContext, @Param() params: GameIdParams, @Body() body: CreateVersionDto): Promise<VersionView> {
+  addVersion(@CurrentDeveloper() developer: DeveloperContext, @Param() params: GameIdParamsDto, @Body() body: CreateVersionDto): Promise<VersionView> {
     return this.games.addVersion(developer.developerId, params.gameId, body);
   }
 
@@ -63,7 +64,7 @@ export class GamesController {
   @ApiOperation({ summary: 'The game\'s versions, newest first' })
   @ApiOkResponse({ type: VersionDto, isArray: true })
   @ApiErrors({ 400: 'INVALID_REQUEST', 404: NOT_FOUND })
-  listVersions(@CurrentDeveloper() developer: DeveloperContext, @Param() params: GameIdParams): Promise<VersionView[]> {
+  listVersions(@CurrentDeveloper() developer: DeveloperContext, @Param() params: GameIdParamsDto): Promise<VersionView[]> {
     return this.games.listVersions(developer.developerId, params.gameId);
   }
 
@@ -77,7 +78,7 @@ export class GamesController {
     404: 'NOT_FOUND: unknown or foreign game, or a version that is not this game\'s',
     409: 'GAME_SUSPENDED: suspended by an administrator; VERSION_NOT_APPROVED: the version is pending or rejected',
   })
-  publish(@CurrentDeveloper() developer: DeveloperContext, @Param() params: GameIdParams, @Body() body: PublishDto): Promise<GameView> {
+  publish(@CurrentDeveloper() developer: DeveloperContext, @Param() params: GameIdParamsDto, @Body() body: PublishDto): Promise<GameView> {
     return this.games.publish(developer.developerId, params.gameId, body.versionId);
   }
 
@@ -87,7 +88,7 @@ export class GamesController {
   @ApiOperation({ summary: 'Take the game off the catalogue' })
   @ApiOkResponse({ type: GameDto })
   @ApiErrors({ 400: 'INVALID_REQUEST', 404: NOT_FOUND, 409: 'GAME_SUSPENDED: only an administrator can lift a suspension' })
-  unpublish(@CurrentDeveloper() developer: DeveloperContext, @Param() params: GameIdParams): Promise<GameView> {
+  unpublish(@CurrentDeveloper() developer: DeveloperContext, @Param() params: GameIdParamsDto): Promise<GameView> {
     return this.games.unpublish(developer.developerId, params.gameId);
   }
 }

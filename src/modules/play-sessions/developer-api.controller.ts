@@ -6,7 +6,8 @@ import { ApiErrors } from '../../http/error-responses';
 import { ApiRateLimited } from '../rate-limits/rate-limit.docs';
 import { ApiKeyAuth, ApiKeyContext, CurrentApiKey } from '../developer-portal/api-key.decorators';
 import { RateLimitService } from '../rate-limits/rate-limit.service';
-import { InsertionIdParamsDto, InsertionVerificationDto, PlaySessionIdParamsDto, PlaySessionSummaryDto } from './play-sessions.dto';
+import { InsertionIdParamsDto, PlaySessionIdParamsDto } from '../../http/params';
+import { InsertionVerificationDto, PlaySessionSummaryDto } from './play-sessions.dto';
 import { InsertionVerification, PlaySessionsService, PlaySessionSummary } from './play-sessions.service';
 
 @ApiTags('developer')

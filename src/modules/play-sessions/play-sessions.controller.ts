@@ -1,6 +1,7 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../http/error-responses';
+import { PlaySessionIdParamsDto } from '../../http/params';
 import { ApiRateLimited } from '../rate-limits/rate-limit.docs';
 import { CurrentPlayer, PlayerAuth, PlayerContext } from '../identity/auth.decorators';
 import { InsertCoinAnswer, InsertCoinService } from './insert-coin.service';
@@ -11,7 +12,6 @@ import {
   InsertCoinDto,
   InsertCoinResultDto,
   PlaySessionDto,
-  PlaySessionIdParamsDto,
 } from './play-sessions.dto';
 import { CreatedPlaySession, PlaySessionsService } from './play-sessions.service';
 

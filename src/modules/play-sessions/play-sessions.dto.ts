@@ -1,14 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
-import { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_KEY_PROPERTY } from '../wallet/wallet.dto';
-
-const ID = { example: '3f2b8c1e-5d4a-4f6b-9c7d-8e9f0a1b2c3d', maxLength: 64 };
+import { IsBoolean, IsOptional } from 'class-validator';
+import { ID_DOC as ID, IdempotencyKeyProperty, IdProperty, SlugProperty } from '../../http/params';
 
 export class CreatePlaySessionDto {
-  @ApiProperty({ description: 'The game to play', example: 'coin-clicker', maxLength: 64, pattern: '^[a-z0-9-]+$' })
-  @IsString()
-  @Length(1, 64)
-  @Matches(/^[a-z0-9-]+$/, { message: 'gameSlug may hold only a-z, 0-9 and -' })
+  @SlugProperty('The game to play')
   gameSlug!: string;
 
   @ApiPropertyOptional({ description: 'Owner or admin only: force a test-mode session (nothing is charged or stored)', example: false })
@@ -16,32 +11,12 @@ export class CreatePlaySessionDto {
   @IsBoolean()
   preview?: boolean;
 
-  @ApiPropertyOptional({ description: 'With preview: true, the stored build to preview; default the current version, else the newest non-rejected upload', ...ID })
-  @IsOptional()
-  @IsString()
-  @MaxLength(64)
+  @IdProperty('With preview: true, the stored build to preview; default the current version, else the newest non-rejected upload', { optional: true })
   versionId?: string;
 }
 
-export class PlaySessionIdParamsDto {
-  @ApiProperty({ description: 'Play session id', ...ID })
-  @IsString()
-  @MaxLength(64)
-  id!: string;
-}
-
-export class InsertionIdParamsDto {
-  @ApiProperty({ description: 'Insertion id', ...ID })
-  @IsString()
-  @MaxLength(64)
-  insertionId!: string;
-}
-
 export class InsertCoinDto {
-  @ApiProperty(IDEMPOTENCY_KEY_PROPERTY)
-  @IsString()
-  @Length(8, 128)
-  @Matches(IDEMPOTENCY_KEY_PATTERN, { message: 'idempotencyKey may hold only letters, digits and _ . : -' })
+  @IdempotencyKeyProperty()
   idempotencyKey!: string;
 }
 

@@ -3,7 +3,8 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../http/error-responses';
 import { Public } from '../../http/public.decorator';
 import { LeaderboardService } from './leaderboard.service';
-import { LeaderboardDto, LeaderboardQuery, SlugParams } from './scoring.dto';
+import { SlugParamsDto } from '../../http/params';
+import { LeaderboardDto, LeaderboardQueryDto } from './scoring.dto';
 
 @ApiTags('scores')
 @Controller('api/games/:slug/scores')
@@ -20,7 +21,7 @@ export class LeaderboardController {
   })
   @ApiOkResponse({ type: LeaderboardDto, description: 'At most ten entries, ranks 1-10' })
   @ApiErrors({ 400: 'INVALID_REQUEST: bad slug or period', 404: 'NOT_FOUND: no published game with this slug' })
-  board(@Param() params: SlugParams, @Query() query: LeaderboardQuery): Promise<LeaderboardDto> {
+  board(@Param() params: SlugParamsDto, @Query() query: LeaderboardQueryDto): Promise<LeaderboardDto> {
     return this.leaderboard.board(params.slug, query.period ?? 'all');
   }
 }

@@ -1,16 +1,16 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ApiErrors, ERROR_SCHEMA_REF } from '../../http/error-responses';
+import { PlaySessionIdParamsDto } from '../../http/params';
 import { CurrentPlayer, PlayerAuth, PlayerContext } from '../identity/auth.decorators';
 import { INITIALS_LIMITS_DOC, RATE_LIMITED_DOC, RETRY_AFTER_HEADER, SCORE_LIMITS_DOC } from './rate-limit.docs';
 import { ScoreInitialsService } from './score-initials.service';
 import {
   InitialsResultDto,
-  MyScoresQuery,
+  MyScoresQueryDto,
   PendingScoresDto,
   SaveInitialsDto,
   ScoreResultDto,
-  SessionIdParams,
   SubmitScoreDto,
 } from './scoring.dto';
 import { SubmitScoreService } from './submit-score.service';
@@ -39,7 +39,7 @@ export class ScoringController {
     422: "SCORE_OUT_OF_RANGE: above the game's maxScore",
   })
   @ApiResponse({ status: 429, description: RATE_LIMITED_DOC, headers: RETRY_AFTER_HEADER, schema: ERROR_SCHEMA_REF })
-  submit(@CurrentPlayer() player: PlayerContext, @Param() params: SessionIdParams, @Body() body: SubmitScoreDto): Promise<ScoreResultDto> {
+  submit(@CurrentPlayer() player: PlayerContext, @Param() params: PlaySessionIdParamsDto, @Body() body: SubmitScoreDto): Promise<ScoreResultDto> {
     return this.submitScore.submitPlayerScore(player, params.id, body);
   }
 
@@ -59,7 +59,7 @@ export class ScoringController {
     404: "SCORE_NOT_FOUND: no such score of the caller's in this play session",
   })
   @ApiResponse({ status: 429, description: RATE_LIMITED_DOC, headers: RETRY_AFTER_HEADER, schema: ERROR_SCHEMA_REF })
-  saveInitials(@CurrentPlayer() player: PlayerContext, @Param() params: SessionIdParams, @Body() body: SaveInitialsDto): Promise<InitialsResultDto> {
+  saveInitials(@CurrentPlayer() player: PlayerContext, @Param() params: PlaySessionIdParamsDto, @Body() body: SaveInitialsDto): Promise<InitialsResultDto> {
     return this.initials.saveInitials(player.playerId, params.id, body.scoreId, body.initials);
   }
 }
@@ -79,7 +79,7 @@ export class MyScoresController {
   })
   @ApiOkResponse({ type: PendingScoresDto, description: 'Saved scores still waiting for initials, newest first' })
   @ApiErrors({ 400: 'INVALID_REQUEST: pendingInitials must be `true`' })
-  async pending(@CurrentPlayer() player: PlayerContext, @Query() _query: MyScoresQuery): Promise<PendingScoresDto> {
+  async pending(@CurrentPlayer() player: PlayerContext, @Query() _query: MyScoresQueryDto): Promise<PendingScoresDto> {
     return { scores: await this.initials.pending(player.playerId) };
   }
 }

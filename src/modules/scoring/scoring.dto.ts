@@ -1,31 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { IdempotencyKeyProperty, IdProperty } from '../../http/params';
 import { MAX_SCORE } from './leaderboard.rules';
-
-const IDEMPOTENCY_KEY = /^[A-Za-z0-9_.:-]+$/;
-const SLUG = /^[a-z0-9-]+$/;
-
-export class SessionIdParams {
-  @ApiProperty({ description: 'Play session id', maxLength: 64, example: '0b6f3c1e-8a44-4b7e-9a43-2f1c2d3e4f50' })
-  @IsString()
-  @MaxLength(64)
-  id!: string;
-}
-
-export class InsertionIdParams {
-  @ApiProperty({ description: 'Insertion id from insert-coin', maxLength: 64, example: '5c1d0e7a-2b3f-4d6e-8f90-a1b2c3d4e5f6' })
-  @IsString()
-  @MaxLength(64)
-  insertionId!: string;
-}
-
-export class SlugParams {
-  @ApiProperty({ description: 'Game slug', maxLength: 64, pattern: SLUG.source, example: 'coin-clicker' })
-  @IsString()
-  @MaxLength(64)
-  @Matches(SLUG)
-  slug!: string;
-}
 
 export class SubmitScoreDto {
   @ApiProperty({ description: 'The score, an integer within the game\'s maxScore', minimum: 0, maximum: MAX_SCORE, example: 12500 })
@@ -34,23 +10,12 @@ export class SubmitScoreDto {
   @Max(MAX_SCORE)
   score!: number;
 
-  @ApiProperty({
-    description: 'Client-generated, unique per intended score; reused only to retry',
-    minLength: 8,
-    maxLength: 128,
-    pattern: IDEMPOTENCY_KEY.source,
-    example: 'score-7f3a9c21',
-  })
-  @IsString()
-  @Length(8, 128)
-  @Matches(IDEMPOTENCY_KEY)
+  @IdempotencyKeyProperty()
   idempotencyKey!: string;
 }
 
 export class SaveInitialsDto {
-  @ApiProperty({ description: 'The scoreId of a score saved in this play session', maxLength: 64, example: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d' })
-  @IsString()
-  @MaxLength(64)
+  @IdProperty('The scoreId of a score saved in this play session')
   scoreId!: string;
 
   @ApiProperty({ description: 'Three capital letters', pattern: '^[A-Z]{3}$', example: 'AAA' })
@@ -59,14 +24,14 @@ export class SaveInitialsDto {
   initials!: string;
 }
 
-export class LeaderboardQuery {
+export class LeaderboardQueryDto {
   @ApiPropertyOptional({ description: '`all` (default) or `week` (since Monday 00:00 UTC of the current ISO week)', enum: ['all', 'week'], default: 'all' })
   @IsOptional()
   @IsIn(['all', 'week'])
   period?: 'all' | 'week';
 }
 
-export class MyScoresQuery {
+export class MyScoresQueryDto {
   @ApiProperty({ description: 'Must be `true`: list the saved scores that still need initials', enum: ['true'] })
   @IsIn(['true'])
   pendingInitials!: 'true';

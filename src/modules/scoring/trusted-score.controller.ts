@@ -3,7 +3,8 @@ import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagg
 import { ApiErrors, ERROR_SCHEMA_REF } from '../../http/error-responses';
 import { ApiKeyAuth, ApiKeyContext, CurrentApiKey } from '../developer-portal/api-key.decorators';
 import { DEVELOPER_LIMITS_DOC, RATE_LIMITED_DOC, RETRY_AFTER_HEADER } from './rate-limit.docs';
-import { InsertionIdParams, ScoreResultDto, SubmitScoreDto } from './scoring.dto';
+import { InsertionIdParamsDto } from '../../http/params';
+import { ScoreResultDto, SubmitScoreDto } from './scoring.dto';
 import { SubmitScoreService } from './submit-score.service';
 
 @ApiTags('developer')
@@ -29,7 +30,7 @@ export class TrustedScoreController {
     422: "SCORE_OUT_OF_RANGE: above the game's maxScore",
   })
   @ApiResponse({ status: 429, description: RATE_LIMITED_DOC, headers: RETRY_AFTER_HEADER, schema: ERROR_SCHEMA_REF })
-  submit(@CurrentApiKey() apiKey: ApiKeyContext, @Param() params: InsertionIdParams, @Body() body: SubmitScoreDto): Promise<ScoreResultDto> {
+  submit(@CurrentApiKey() apiKey: ApiKeyContext, @Param() params: InsertionIdParamsDto, @Body() body: SubmitScoreDto): Promise<ScoreResultDto> {
     return this.submitScore.submitTrustedScore(apiKey, params.insertionId, body);
   }
 }

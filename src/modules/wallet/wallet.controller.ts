@@ -5,7 +5,8 @@ import { ApiErrors } from '../../http/error-responses';
 import { AccountNotLinkedError } from '../identity/identity.errors';
 import { AccountContext, AdminAuth, AdminContext, CurrentAccount, CurrentAdmin, CurrentDeveloper, DeveloperAuth, DeveloperContext, SignedIn } from '../identity/auth.decorators';
 import { AdminCreditsService } from './admin-credits.service';
-import { CreditCoinsDto, CreditResultDto, EarningsDto, UserIdParamsDto, WalletDto, WalletQueryDto } from './wallet.dto';
+import { PAGE_LIMIT_DEFAULT, UserIdParamsDto } from '../../http/params';
+import { CreditCoinsDto, CreditResultDto, EarningsDto, WalletDto, WalletQueryDto } from './wallet.dto';
 import { EarningsReport, WalletPage, WalletService } from './wallet.service';
 
 @ApiTags('wallet')
@@ -20,7 +21,7 @@ export class WalletController {
   @ApiErrors({ 400: 'INVALID_REQUEST: bad limit, or before is not an entry of this wallet' })
   wallet(@CurrentAccount() account: AccountContext, @Query() query: WalletQueryDto): Promise<WalletPage> {
     if (account.walletId === null) throw new AccountNotLinkedError();
-    return this.wallets.entries(account.walletId, { limit: query.limit ?? 50, before: query.before });
+    return this.wallets.entries(account.walletId, { limit: query.limit ?? PAGE_LIMIT_DEFAULT, before: query.before });
   }
 
   @Post('api/admin/wallets/:userId/credits')

@@ -1,23 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Length, Matches, Max, MaxLength, Min } from 'class-validator';
-
-export const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9_.:-]+$/;
-export const IDEMPOTENCY_KEY_PROPERTY = {
-  description: 'Client-generated, unique per intended operation, reused only to retry it (8 to 128 characters)',
-  example: 'b6f0c1f4-3a8e-4c1e-9e55-0d2f8a1b7c33',
-  minLength: 8,
-  maxLength: 128,
-  pattern: IDEMPOTENCY_KEY_PATTERN.source,
-};
+import { IsInt, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
+import { IdempotencyKeyProperty, PageLimitProperty } from '../../http/params';
 
 export class WalletQueryDto {
-  @ApiPropertyOptional({ description: 'Entries per page, 1 to 100', example: 50, minimum: 1, maximum: 100, default: 50 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100)
+  @PageLimitProperty()
   limit?: number;
 
   @ApiPropertyOptional({ description: 'An entry id: list the entries older than it (the previous page\'s `nextBefore`)', example: '1042', pattern: '^[0-9]{1,18}$' })
@@ -64,13 +50,6 @@ export class WalletDto {
   nextBefore!: string | null;
 }
 
-export class UserIdParamsDto {
-  @ApiProperty({ description: 'Account id of the user', example: '6f1c2b1e-8a57-4f0e-9a43-0c1f3f8d2a11', maxLength: 64 })
-  @IsString()
-  @MaxLength(64)
-  userId!: string;
-}
-
 export class CreditCoinsDto {
   @ApiProperty({ description: 'Coins to add, 1 to 100000', example: 20, minimum: 1, maximum: 100000 })
   @IsInt()
@@ -83,10 +62,7 @@ export class CreditCoinsDto {
   @Length(1, 200)
   reason!: string;
 
-  @ApiProperty(IDEMPOTENCY_KEY_PROPERTY)
-  @IsString()
-  @Length(8, 128)
-  @Matches(IDEMPOTENCY_KEY_PATTERN, { message: 'idempotencyKey may hold only letters, digits and _ . : -' })
+  @IdempotencyKeyProperty()
   idempotencyKey!: string;
 }
 

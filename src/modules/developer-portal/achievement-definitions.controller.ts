@@ -3,13 +3,14 @@ import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestj
 import { ApiErrors } from '../../http/error-responses';
 import { CurrentDeveloper, DeveloperAuth, DeveloperContext } from '../identity/auth.decorators';
 import { AchievementDefinitionsService, AchievementDefinitionView } from './achievement-definitions.service';
-import { PortalAchievementDto, AchievementParams, CreateAchievementDto, GameIdParams, UpdateAchievementDto } from './developer-portal.dto';
+import { GameIdParamsDto } from '../../http/params';
+import {PortalAchievementDto, AchievementParamsDto, CreateAchievementDto, UpdateAchievementDto } from './developer-portal.dto';
 
 const NOT_FOUND = 'NOT_FOUND: unknown game or another developer\'s, or unknown achievement key';
 
 @ApiTags('developer portal')
 @Controller('api/portal/games/:gameId/achievements')
-export class AchievementsController {
+export class AchievementDefinitionsController {
   constructor(private readonly definitions: AchievementDefinitionsService) {}
 
   @Get()
@@ -17,7 +18,7 @@ export class AchievementsController {
   @ApiOperation({ summary: 'The game\'s achievement definitions, active and retired, in creation order' })
   @ApiOkResponse({ type: PortalAchievementDto, isArray: true })
   @ApiErrors({ 400: 'INVALID_REQUEST', 404: NOT_FOUND })
-  list(@CurrentDeveloper() developer: DeveloperContext, @Param() params: GameIdParams): Promise<AchievementDefinitionView[]> {
+  list(@CurrentDeveloper() developer: DeveloperContext, @Param() params: GameIdParamsDto): Promise<AchievementDefinitionView[]> {
     return this.definitions.list(developer.developerId, params.gameId);
   }
 
@@ -27,7 +28,7 @@ export class AchievementsController {
   @ApiOperation({ summary: 'Define an achievement (at most 50 per game, retired ones included)' })
   @ApiCreatedResponse({ type: PortalAchievementDto })
   @ApiErrors({ 400: 'INVALID_REQUEST', 404: NOT_FOUND, 409: 'ACHIEVEMENT_LIMIT_REACHED: the game has 50; ACHIEVEMENT_KEY_TAKEN: the key exists' })
-  create(@CurrentDeveloper() developer: DeveloperContext, @Param() params: GameIdParams, @Body() body: CreateAchievementDto): Promise<AchievementDefinitionView> {
+  create(@CurrentDeveloper() developer: DeveloperContext, @Param() params: GameIdParamsDto, @Body() body: CreateAchievementDto): Promise<AchievementDefinitionView> {
     return this.definitions.create(developer.developerId, params.gameId, { ...body, secret: body.secret ?? false });
   }
 
@@ -36,7 +37,7 @@ export class AchievementsController {
   @ApiOperation({ summary: 'Change an achievement', description: 'The key is locked once any player has unlocked the achievement.' })
   @ApiOkResponse({ type: PortalAchievementDto })
   @ApiErrors({ 400: 'INVALID_REQUEST', 404: NOT_FOUND, 409: 'ACHIEVEMENT_KEY_LOCKED: a player unlocked it; ACHIEVEMENT_KEY_TAKEN: the new key exists' })
-  update(@CurrentDeveloper() developer: DeveloperContext, @Param() params: AchievementParams, @Body() body: UpdateAchievementDto): Promise<AchievementDefinitionView> {
+  update(@CurrentDeveloper() developer: DeveloperContext, @Param() params: AchievementParamsDto, @Body() body: UpdateAchievementDto): Promise<AchievementDefinitionView> {
     return this.definitions.update(developer.developerId, params.gameId, params.key, body);
   }
 
@@ -46,7 +47,7 @@ export class AchievementsController {
   @ApiOperation({ summary: 'Retire an achievement', description: 'It can no longer be unlocked; it keeps its key and still counts toward the 50.' })
   @ApiOkResponse({ type: PortalAchievementDto })
   @ApiErrors({ 400: 'INVALID_REQUEST', 404: NOT_FOUND })
-  retire(@CurrentDeveloper() developer: DeveloperContext, @Param() params: AchievementParams): Promise<AchievementDefinitionView> {
+  retire(@CurrentDeveloper() developer: DeveloperContext, @Param() params: AchievementParamsDto): Promise<AchievementDefinitionView> {
     return this.definitions.retire(developer.developerId, params.gameId, params.key);
   }
 }
