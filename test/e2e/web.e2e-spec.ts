@@ -42,7 +42,10 @@ describe('browser side: SDK files, pages, demo game (HTTP)', () => {
       expect(page.headers['content-security-policy']).not.toContain('unsafe-inline');
       expect(page.headers['x-frame-options']).toBe('DENY');
       expect(page.text).toContain('<script src="/assets/pages.js" defer></script>');
+      expect(page.text).toContain('<header class="topbar">');
     }
+    const missing = await t.http().get('/games/no-such-game').expect(404);
+    expect(missing.text).toContain('<h1>Not found</h1>');
   });
 
   it('escapes what it puts in a page and answers 404 for a malformed slug', async () => {
@@ -77,8 +80,10 @@ describe('browser side: SDK files, pages, demo game (HTTP)', () => {
     expect(page.text).toContain('<script src="/assets/host.js" defer></script>');
     for (const id of ['balance', 'message', 'celebration', 'initials-input', 'initials-submit']) expect(page.text).toContain(`data-testid="${id}"`);
 
-    await t.http().get('/play/no-such-game').set('Cookie', cookie).expect(404);
-    await t.http().get('/play/NOT_A_SLUG').set('Cookie', cookie).expect(404);
+    for (const path of ['/play/no-such-game', '/play/NOT_A_SLUG']) {
+      const missing = await t.http().get(path).set('Cookie', cookie).expect(404);
+      expect(missing.text).toContain('<h1>Not found</h1>');
+    }
   });
 
   it('lets the owner preview the game, and nobody else', async () => {

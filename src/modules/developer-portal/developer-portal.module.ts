@@ -1,4 +1,5 @@
 import { Global, Module } from '@nestjs/common';
+import { WalletModule } from '../wallet/wallet.module';
 import { AchievementDefinitionsService } from './achievement-definitions.service';
 import { AchievementRepository } from './achievement.repository';
 import { AchievementDefinitionsController } from './achievement-definitions.controller';
@@ -17,6 +18,7 @@ import { GamesService } from './games.service';
 /** Developers, games, versions, achievement definitions, API keys. Global: `@ApiKeyAuth()` works in any module. */
 @Global()
 @Module({
+  imports: [WalletModule],
   controllers: [DevelopersController, GamesController, AchievementDefinitionsController, ApiKeysController, DeveloperPagesController],
   providers: [
     DeveloperRepository,

@@ -60,6 +60,19 @@ export class GameRepository {
     return this.uow.query<GameRecord>(`SELECT ${GAME_COLUMNS} FROM games WHERE developer_id = $1 ORDER BY created_at DESC, id DESC`, [developerId]);
   }
 
+  /** The developer's games, newest first, each with its current version's label (null before publishing). */
+  listWithCurrentVersion(developerId: string): Promise<(GameRecord & { currentVersionLabel: string | null })[]> {
+    return this.uow.query(
+      `SELECT g.id, g.developer_id AS "developerId", g.slug, g.title, g.coins_per_credit AS "coinsPerCredit",
+              g.max_score::float8 AS "maxScore", g.status, g.current_version_id AS "currentVersionId",
+              g.first_published_at AS "firstPublishedAt", g.created_at AS "createdAt", v.label AS "currentVersionLabel"
+         FROM games g LEFT JOIN game_versions v ON v.id = g.current_version_id
+        WHERE g.developer_id = $1
+        ORDER BY g.created_at DESC, g.id DESC`,
+      [developerId],
+    );
+  }
+
   async byId(gameId: string, forUpdate = false): Promise<GameRecord | undefined> {
     if (!isUuid(gameId)) return undefined;
     return this.uow.one<GameRecord>(`SELECT ${GAME_COLUMNS} FROM games WHERE id = $1${forUpdate ? ' FOR UPDATE' : ''}`, [gameId]);

@@ -108,6 +108,11 @@ export class GamesService {
     return (await this.games.listByDeveloper(developerId)).map(toGameView);
   }
 
+  /** The developer's games with their current version's label, for the portal's overview page. */
+  listWithCurrentVersion(developerId: string): Promise<(GameRecord & { currentVersionLabel: string | null })[]> {
+    return this.games.listWithCurrentVersion(developerId);
+  }
+
   async get(developerId: string, gameId: string): Promise<GameView> {
     return toGameView(await this.ownedGame(developerId, gameId));
   }

@@ -1,15 +1,17 @@
 import { Body, Controller, Get, HttpCode, Inject, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { h } from 'preact';
 import type { Request, Response } from 'express';
 import { CONFIG, Config } from '../../config';
 import { ApiErrors, ERROR_SCHEMA_REF } from '../../http/error-responses';
-import { sendNoncePage } from '../../http/html-page';
 import { Public } from '../../http/public.decorator';
+import { sendPage, Viewer } from '../../web/layout/layout';
+import { OptionalViewer, Page, safeNext } from '../../web/layout/page-auth';
 import { AccountsService } from './accounts.service';
 import { authCookie, clearedAuthCookies, readAuthToken } from './auth-cookie';
 import { PublicSameOrigin } from './auth.decorators';
 import { InvalidVerificationTokenError } from './identity.errors';
-import { loginPage, safeNext } from './login-page';
+import { LoginPage } from './login-page';
 import { LogInDto, SignUpDto, UserResponseDto, VerifyEmailDto } from './identity.dto';
 
 @ApiTags('accounts')
@@ -25,14 +27,17 @@ export class AuthController {
   }
 
   @Get('login')
-  @Public()
-  @ApiOperation({ summary: 'The login page (HTML): sign in and sign up', description: 'After signing in the page goes to `next` when it is a path on this origin, else to /.' })
-  @ApiProduces('text/html')
-  @ApiOkResponse({ description: 'The HTML page', content: { 'text/html': { schema: { type: 'string' } } } })
-  @ApiQuery({ name: 'next', required: false, description: 'Where to go after signing in: a path on this origin (anything else goes to /)', example: '/play/coin-clicker' })
+  @Page('anyone', {
+    summary: 'The sign-in page (HTML): sign in and sign up',
+    description: 'After signing in or up the page goes to `next` when it is a path on this origin, else to /me. A visitor already signed in is redirected (302) there at once.',
+  })
+  @ApiResponse({ status: 302, description: 'Already signed in: redirect to `next` (a path on this origin) or /me', headers: { Location: { schema: { type: 'string' } } } })
+  @ApiQuery({ name: 'next', required: false, description: 'Where to go after signing in: a path on this origin (anything else goes to /me)', example: '/play/coin-clicker' })
   @ApiQuery({ name: 'verified', required: false, enum: ['0', '1'], description: 'Outcome of a verification link: 1 verified, 0 invalid or expired' })
-  loginPage(@Query('next') next: unknown, @Query('verified') verified: unknown, @Res() res: Response): void {
-    sendNoncePage(res, (nonce) => loginPage({ next: safeNext(next), nonce, verified: verified === '0' || verified === '1' ? verified : undefined }));
+  loginPage(@OptionalViewer() viewer: Viewer | null, @Query('next') next: unknown, @Query('verified') verified: unknown, @Res() res: Response): void {
+    const target = safeNext(next);
+    if (viewer) return res.redirect(302, target);
+    sendPage(res, h(LoginPage, { next: target, verified: verified === '0' || verified === '1' ? verified : undefined }));
   }
 
   @Post('signup')

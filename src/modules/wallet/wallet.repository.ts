@@ -16,6 +16,16 @@ export interface LedgerEntryView {
 export interface GameEarningsRow {
   gameId: string;
   slug: string;
+  title: string;
+  insertions: string;
+  coins: string;
+  grossMills: string;
+  earnedMills: string;
+}
+
+export interface DailyEarningsRow {
+  /** YYYY-MM-DD, a UTC calendar day. */
+  date: string;
   insertions: string;
   coins: string;
   grossMills: string;
@@ -142,20 +152,61 @@ export class WalletRepository {
     return row?.seq;
   }
 
-  /** Every game of the developer, zero rows included, with sums in exact integers (as strings). */
-  earningsByGame(developerId: string): Promise<GameEarningsRow[]> {
+  /**
+   * Every game of the developer, zero rows included, with sums in exact integers (as strings);
+   * `thisMonth`: only what was earned since the first of this month, 00:00 UTC.
+   */
+  earningsByGame(developerId: string, thisMonth = false): Promise<GameEarningsRow[]> {
     return this.uow.query<GameEarningsRow>(
-      `SELECT g.id AS "gameId", g.slug,
+      `SELECT g.id AS "gameId", g.slug, g.title,
               COALESCE(e.insertions, 0)::text AS insertions, COALESCE(e.coins, 0)::text AS coins,
               COALESCE(e.gross_mills, 0)::text AS "grossMills", COALESCE(e.earned_mills, 0)::text AS "earnedMills"
          FROM games g
          LEFT JOIN (
            SELECT game_id, count(*) AS insertions, sum(coins) AS coins, sum(gross_mills) AS gross_mills, sum(earned_mills) AS earned_mills
-             FROM developer_earnings WHERE developer_id = $1 GROUP BY game_id
+             FROM developer_earnings
+            WHERE developer_id = $1 AND (NOT $2::boolean OR created_at >= date_trunc('month', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')
+            GROUP BY game_id
          ) e ON e.game_id = g.id
         WHERE g.developer_id = $1
         ORDER BY g.created_at, g.id`,
-      [developerId],
+      [developerId, thisMonth],
+    );
+  }
+
+  /** Whether the game exists and is the developer's. */
+  async isDevelopersGame(developerId: string, gameId: string): Promise<boolean> {
+    if (!isUuid(gameId)) return false;
+    return (await this.uow.query('SELECT 1 FROM games WHERE id = $1 AND developer_id = $2', [gameId, developerId])).length > 0;
+  }
+
+  /**
+   * One row per UTC calendar day of the last `days` days, oldest first, today last, zero-filled.
+   * `movements` lists what changes a day's earnings: each paid insertion on the day it was paid
+   * (test mode never reaches developer_earnings). A void (§19) joins it as a negative movement
+   * on the day of the void.
+   */
+  dailyEarnings(developerId: string, days: number, gameId: string | null): Promise<DailyEarningsRow[]> {
+    return this.uow.query<DailyEarningsRow>(
+      `WITH bounds AS (
+         SELECT (now() AT TIME ZONE 'UTC')::date AS today
+       ), movements AS (
+         SELECT e.created_at AS at, 1 AS insertions, e.coins, e.gross_mills, e.earned_mills
+           FROM developer_earnings e, bounds
+          WHERE e.developer_id = $1 AND ($3::uuid IS NULL OR e.game_id = $3)
+            AND e.created_at >= (bounds.today - ($2::integer - 1))::timestamp AT TIME ZONE 'UTC'
+       ), by_day AS (
+         SELECT (at AT TIME ZONE 'UTC')::date AS day, sum(insertions) AS insertions, sum(coins) AS coins,
+                sum(gross_mills) AS gross_mills, sum(earned_mills) AS earned_mills
+           FROM movements GROUP BY 1
+       )
+       SELECT to_char(d.day, 'YYYY-MM-DD') AS date,
+              COALESCE(b.insertions, 0)::text AS insertions, COALESCE(b.coins, 0)::text AS coins,
+              COALESCE(b.gross_mills, 0)::text AS "grossMills", COALESCE(b.earned_mills, 0)::text AS "earnedMills"
+         FROM bounds, generate_series(bounds.today - ($2::integer - 1), bounds.today, interval '1 day') AS d(day)
+         LEFT JOIN by_day b ON b.day = d.day::date
+        ORDER BY d.day`,
+      [developerId, days, gameId],
     );
   }
 }

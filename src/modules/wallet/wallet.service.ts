@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { InvalidRequestError } from '../../errors/app-error';
+import { InvalidRequestError, NotFoundError } from '../../errors/app-error';
 import { earningFor, millsToUsd } from './money';
 import { InsufficientCoinsError } from './wallet.errors';
-import { LedgerEntryView, WalletRepository } from './wallet.repository';
+import { GameEarningsRow, LedgerEntryView, WalletRepository } from './wallet.repository';
 
 export type { LedgerEntryView } from './wallet.repository';
 
@@ -24,6 +24,12 @@ export interface EarningsReport {
   currency: 'USD';
   games: (MoneyTotals & { gameId: string; slug: string })[];
   total: MoneyTotals;
+}
+
+export interface DailyEarnings {
+  currency: 'USD';
+  /** One per UTC calendar day, oldest first, the last one today. */
+  days: (MoneyTotals & { date: string })[];
 }
 
 export interface InsertionPurchase {
@@ -95,25 +101,40 @@ export class WalletService {
 
   /** Every game of the developer, zero rows included; money as exact decimal strings (§16.20, §16.33). */
   async earnings(developerId: string): Promise<EarningsReport> {
-    const rows = await this.wallets.earningsByGame(developerId);
-    let insertions = 0;
-    let coins = 0;
-    let gross = 0n;
-    let earned = 0n;
-    const games = rows.map((row) => {
-      insertions += Number(row.insertions);
-      coins += Number(row.coins);
-      gross += BigInt(row.grossMills);
-      earned += BigInt(row.earnedMills);
-      return {
-        gameId: row.gameId,
-        slug: row.slug,
-        insertions: Number(row.insertions),
-        coins: Number(row.coins),
-        grossUsd: millsToUsd(row.grossMills),
-        earnedUsd: millsToUsd(row.earnedMills),
-      };
-    });
-    return { currency: 'USD', games, total: { insertions, coins, grossUsd: millsToUsd(gross), earnedUsd: millsToUsd(earned) } };
+    return toReport(await this.wallets.earningsByGame(developerId));
   }
+
+  /** As `earnings`, counting only this calendar month (UTC), with each game's title: the developer's overview page. */
+  async earningsThisMonth(developerId: string): Promise<(MoneyTotals & { gameId: string; title: string })[]> {
+    return (await this.wallets.earningsByGame(developerId, true)).map((row) => ({ gameId: row.gameId, title: row.title, ...totals(row) }));
+  }
+
+  /**
+   * Earnings per UTC day for the last `days` days (CONTRACT §17): all the developer's games, or
+   * one (404 NOT_FOUND for an unknown or another developer's game).
+   */
+  async dailyEarnings(developerId: string, days: number, gameId?: string): Promise<DailyEarnings> {
+    if (gameId !== undefined && !(await this.wallets.isDevelopersGame(developerId, gameId))) throw new NotFoundError('No such game.');
+    const rows = await this.wallets.dailyEarnings(developerId, days, gameId ?? null);
+    return { currency: 'USD', days: rows.map((row) => ({ date: row.date, ...totals(row) })) };
+  }
+}
+
+function totals(row: { insertions: string; coins: string; grossMills: string; earnedMills: string }): MoneyTotals {
+  return { insertions: Number(row.insertions), coins: Number(row.coins), grossUsd: millsToUsd(row.grossMills), earnedUsd: millsToUsd(row.earnedMills) };
+}
+
+function toReport(rows: GameEarningsRow[]): EarningsReport {
+  let insertions = 0;
+  let coins = 0;
+  let gross = 0n;
+  let earned = 0n;
+  const games = rows.map((row) => {
+    insertions += Number(row.insertions);
+    coins += Number(row.coins);
+    gross += BigInt(row.grossMills);
+    earned += BigInt(row.earnedMills);
+    return { gameId: row.gameId, slug: row.slug, ...totals(row) };
+  });
+  return { currency: 'USD', games, total: { insertions, coins, grossUsd: millsToUsd(gross), earnedUsd: millsToUsd(earned) } };
 }

@@ -1,3 +1,5 @@
+import { iconNode } from '../icons';
+import { iconSvg } from '../pages/dom-icons';
 import { Envelope, HOST_ORIGIN_PARAM, MessageType, parseRequest, reasonForHttpError, Reply } from '../sdk/protocol';
 
 /**
@@ -21,10 +23,6 @@ interface PlaySession {
   player: { ref: string; displayName: string };
 }
 
-const ICONS: Record<string, string> = {
-  trophy: '🏆', coin: '🪙', joystick: '🕹️', calendar: '📅', star: '⭐', gem: '💎', pen: '🖊️', heart: '❤️', fire: '🔥',
-  crown: '👑', rocket: '🚀', ticket: '🎟️', moon: '🌙', bolt: '⚡', target: '🎯', shield: '🛡️', skull: '💀', map: '🗺️',
-};
 
 /** Retries of one HTTP call on a network failure or a 5xx, with the same idempotency key. */
 const RETRY_DELAYS_MS = [400, 1200];
@@ -81,6 +79,7 @@ export function startHost(doc: Document, win: Window): void {
   const slug = root.dataset.slug!;
   const entryUrl = root.dataset.entryUrl!;
   const preview = root.dataset.preview === 'true';
+  const versionId = root.dataset.versionId;
   const balanceEl = byTestId(doc, 'balance');
   const messageEl = byTestId(doc, 'message');
   const stage = doc.getElementById('stage')!;
@@ -138,7 +137,7 @@ export function startHost(doc: Document, win: Window): void {
         const icon = doc.createElement('span');
         icon.className = 'reward-icon';
         icon.setAttribute('aria-hidden', 'true');
-        icon.textContent = ICONS[String(reward.icon)] ?? '🏆';
+        icon.append(iconSvg(iconNode(reward.icon)));
         const title = doc.createElement('strong');
         title.textContent = String(reward.title ?? 'Achievement unlocked');
         const subtitle = doc.createElement('span');
@@ -324,7 +323,8 @@ export function startHost(doc: Document, win: Window): void {
 
   async function start(): Promise<void> {
     say('Starting your play session…');
-    const answer = await apiWithRetry('POST', '/api/play/sessions', preview ? { gameSlug: slug, preview: true } : { gameSlug: slug });
+    const start = preview ? { gameSlug: slug, preview: true, ...(versionId ? { versionId } : {}) } : { gameSlug: slug };
+    const answer = await apiWithRetry('POST', '/api/play/sessions', start);
     if (answer.status !== 201) {
       const code = answer.body.error;
       if (answer.status === 401) return signedOut();

@@ -1,12 +1,13 @@
 /**
- * Scripts of the catalogue (`/`) and game (`/games/{slug}`) pages, plus the account corner on
- * every page. They read the public HTTP API only (CONTRACT §2, §5; spec §4.7).
+ * The script of every server-rendered page: API forms and small controls everywhere, plus the
+ * catalogue (`/`) and game (`/games/{slug}`) pages, which read the public HTTP API (CONTRACT §5;
+ * spec §4.7).
  */
+import { iconNode, SECRET_ICON } from '../icons';
+import { iconSvg } from './dom-icons';
+import { showStoredFlash, startApiForms } from './api-forms';
+import { startControls } from './controls';
 
-const ICONS: Record<string, string> = {
-  trophy: '🏆', coin: '🪙', joystick: '🕹️', calendar: '📅', star: '⭐', gem: '💎', pen: '🖊️', heart: '❤️', fire: '🔥',
-  crown: '👑', rocket: '🚀', ticket: '🎟️', moon: '🌙', bolt: '⚡', target: '🎯', shield: '🛡️', skull: '💀', map: '🗺️',
-};
 
 async function getJson(path: string): Promise<{ status: number; body: any }> {
   try {
@@ -25,28 +26,6 @@ function el<K extends keyof HTMLElementTagNameMap>(doc: Document, tag: K, props:
 
 function coins(n: number): string {
   return `${n} ${n === 1 ? 'coin' : 'coins'}`;
-}
-
-async function renderAccount(doc: Document, win: Window): Promise<void> {
-  const nav = doc.getElementById('account');
-  if (!nav) return;
-  const me = await getJson('/api/me');
-  if (me.status !== 200) {
-    const next = encodeURIComponent(win.location.pathname + win.location.search);
-    nav.replaceChildren(el(doc, 'a', { href: `/auth/login?next=${next}`, className: 'button secondary' }, 'Sign in'));
-    return;
-  }
-  const signOut = el(doc, 'button', { type: 'button', className: 'link' }, 'Sign out');
-  signOut.addEventListener('click', async () => {
-    await fetch('/auth/logout', { method: 'POST', credentials: 'same-origin' }).catch(() => undefined);
-    win.location.assign('/');
-  });
-  const parts: (Node | string)[] = [el(doc, 'span', { className: 'who' }, String(me.body.displayName))];
-  // The host page shows the live balance itself.
-  if (typeof me.body.balance === 'number' && doc.body.dataset.page !== 'host') parts.push(el(doc, 'span', { className: 'coins' }, `🪙 ${coins(me.body.balance)}`));
-  if (typeof me.body.level === 'number') parts.push(el(doc, 'span', { className: 'level' }, `Level ${me.body.level}`));
-  parts.push(signOut);
-  nav.replaceChildren(...parts);
 }
 
 async function renderCatalogue(doc: Document): Promise<void> {
@@ -100,7 +79,7 @@ async function renderGame(doc: Document): Promise<void> {
     ...defs.map((a) => {
       const hidden = a.secret && !a.unlocked;
       return el(doc, 'li', { className: `achievement${a.unlocked ? ' unlocked' : ''}${hidden ? ' secret' : ''}` },
-        el(doc, 'span', { className: 'achievement-icon', ariaHidden: 'true' }, hidden ? '❔' : ICONS[a.iconKey] ?? '🏆'),
+        el(doc, 'span', { className: 'achievement-icon', ariaHidden: 'true' }, iconSvg(hidden ? SECRET_ICON : iconNode(a.iconKey))),
         el(doc, 'span', { className: 'achievement-text' },
           el(doc, 'strong', {}, a.name),
           el(doc, 'span', {}, a.description),
@@ -142,7 +121,9 @@ async function renderGame(doc: Document): Promise<void> {
 }
 
 export function startPages(doc: Document, win: Window): void {
-  void renderAccount(doc, win);
+  startApiForms(doc, win);
+  startControls(doc, win);
+  showStoredFlash(doc, win);
   const page = doc.body.dataset.page;
   if (page === 'catalogue') void renderCatalogue(doc);
   if (page === 'game') void renderGame(doc);

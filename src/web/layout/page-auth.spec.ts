@@ -1,10 +1,11 @@
-import { loginPage, safeNext } from './login-page';
+import { safeNext } from './page-auth';
 
-describe('safeNext: only same-origin paths', () => {
+describe('safeNext: only paths on this origin (CONTRACT §17.1)', () => {
   it.each([
     ['/play/coin-clicker', '/play/coin-clicker'],
     ['/games/x?period=week#top', '/games/x?period=week#top'],
     ['/', '/'],
+    ['/developer/games/abc', '/developer/games/abc'],
   ])('keeps %s', (next, expected) => {
     expect(safeNext(next)).toBe(expected);
   });
@@ -16,19 +17,15 @@ describe('safeNext: only same-origin paths', () => {
     ['a tab trick', '/\t/evil.example'],
     ['a javascript: URL', 'javascript:alert(1)'],
     ['a relative path', 'play/x'],
+    ['an empty string', ''],
     ['nothing', undefined],
     ['an array', ['/a', '/b']],
     ['a very long path', '/' + 'a'.repeat(3000)],
-  ])('sends %s home', (_name, next) => {
-    expect(safeNext(next)).toBe('/');
+  ])('sends %s to /me', (_name, next) => {
+    expect(safeNext(next)).toBe('/me');
   });
-});
 
-describe('loginPage', () => {
-  it('escapes the next path and puts the nonce on its script', () => {
-    const html = loginPage({ next: '/x?a="><script>', nonce: 'abc123' });
-    expect(html).toContain('data-next="/x?a=&quot;&gt;&lt;script&gt;"');
-    expect(html).toContain('<script nonce="abc123">');
-    expect(html).not.toContain('"><script>');
+  it('uses the fallback it is given', () => {
+    expect(safeNext('//evil.example', '/')).toBe('/');
   });
 });

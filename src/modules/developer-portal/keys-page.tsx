@@ -1,0 +1,92 @@
+/** `/developer/keys` (spec §5, CONTRACT §17.1): create a key (shown once, with "Copy key"), list and revoke keys. */
+import { ApiForm, Cell, Select, Submit, TextField, When } from '../../web/layout/components';
+import type { DeveloperViewer } from '../../web/layout/page-auth';
+import type { ApiKeyRow } from './api-key.repository';
+import { DeveloperLayout } from './developer-layout';
+
+export function KeysPage(props: { viewer: DeveloperViewer; keys: ApiKeyRow[] }) {
+  return (
+    <DeveloperLayout title="API keys" viewer={props.viewer} page="developer-keys" current="keys">
+      <h1>API keys</h1>
+      <p class="lead">
+        Keys stay on your server, never in a game build. Send one as <code>Authorization: Bearer svc_live_…</code>. Live keys verify
+        insertions and submit trusted scores; test keys only read.
+      </p>
+      <section id="new-key" class="panel reveal" aria-labelledby="new-key-heading" tabindex={-1} hidden>
+        <h2 id="new-key-heading">Your new key</h2>
+        <p>Copy it now: it is shown this once and cannot be shown again.</p>
+        <p>
+          <code id="new-key-value" class="secret" data-field="key" data-testid="new-key"></code>
+        </p>
+        <button type="button" class="button secondary" data-copy="new-key-value">
+          Copy key
+        </button>
+        <span class="copy-status" role="status" data-copy-status=""></span>
+      </section>
+      <div class="panel">
+        <ApiForm method="POST" action="/api/portal/keys" labelledBy="create-key-heading" after="refresh" flash="Key created." reveal="new-key">
+          <h2 id="create-key-heading">Create key</h2>
+          <TextField id="key-name" label="Name" name="name" required hint="1 to 40 characters, e.g. production backend." />
+          <Select
+            id="key-kind"
+            label="Kind"
+            name="kind"
+            options={[
+              { value: 'live', label: 'live' },
+              { value: 'test', label: 'test' },
+            ]}
+            hint="live: verify insertions and submit trusted scores; test: read only."
+          />
+          <Submit>Create key</Submit>
+        </ApiForm>
+      </div>
+      <div data-region="" id="keys-region">
+        <table class="data" data-testid="keys">
+          <caption>Your keys</caption>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Kind</th>
+              <th scope="col">Prefix</th>
+              <th scope="col">Created</th>
+              <th scope="col">Last used</th>
+              <th scope="col">Status</th>
+            </tr>
+          </thead>
+          <tbody>
+            {props.keys.length === 0 ? (
+              <tr>
+                <td colspan={6}>No keys yet.</td>
+              </tr>
+            ) : (
+              props.keys.map((key) => (
+                <tr data-key-id={key.id}>
+                  <Cell label="Name">{key.name}</Cell>
+                  <Cell label="Kind">{key.kind}</Cell>
+                  <Cell label="Prefix" class="mono">{`${key.prefix}…`}</Cell>
+                  <Cell label="Created">
+                    <When at={key.createdAt} />
+                  </Cell>
+                  <Cell label="Last used">
+                    <When at={key.lastUsedAt} empty="never" />
+                  </Cell>
+                  <Cell label="Status">
+                    {key.revokedAt ? (
+                      <>
+                        Revoked <When at={key.revokedAt} />
+                      </>
+                    ) : (
+                      <ApiForm method="DELETE" action={`/api/portal/keys/${encodeURIComponent(key.id)}`} after="refresh" flash={`Key ${key.name} revoked.`} class="row-action">
+                        Active <Submit variant="danger">Revoke</Submit>
+                      </ApiForm>
+                    )}
+                  </Cell>
+                </tr>
+              ))
+            )}
+          </tbody>
+        </table>
+      </div>
+    </DeveloperLayout>
+  );
+}

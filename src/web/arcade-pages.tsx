@@ -1,0 +1,159 @@
+/**
+ * The players' pages: the catalogue (`/`), a game's page (`/games/{slug}`) and the host page that
+ * runs a game (`/play/{slug}`). The catalogue and game pages read the public API in the browser;
+ * the host page alone carries the game's entry URL (CONTRACT §16.25).
+ */
+import { Layout, Viewer } from './layout/layout';
+
+export function CataloguePage(props: { viewer: Viewer | null }) {
+  return (
+    <Layout title="Play" viewer={props.viewer} page="catalogue" section="games" path="/">
+      <section class="hero">
+        <h1>Insert coin</h1>
+        <p>Pick a game, drop a coin, chase the high score.</p>
+      </section>
+      <h2 id="games-heading">Games</h2>
+      <p class="status" id="games-status" role="status">
+        Loading games…
+      </p>
+      <ul class="cards" id="games" aria-labelledby="games-heading"></ul>
+      <button type="button" class="button secondary" id="more" hidden>
+        More games
+      </button>
+      <noscript>
+        <p>The game list needs JavaScript.</p>
+      </noscript>
+    </Layout>
+  );
+}
+
+export function GamePage(props: { viewer: Viewer | null; slug: string; title: string }) {
+  const path = `/games/${props.slug}`;
+  return (
+    <Layout title={props.title} viewer={props.viewer} page="game" section="games" path={path} data={{ slug: props.slug }}>
+      <div data-testid="game-page">
+        <section class="hero">
+          <h1 id="game-title">{props.title}</h1>
+          <p id="game-price" class="price"></p>
+          <a class="button primary" id="play" href={`/play/${props.slug}`}>
+            Play
+          </a>
+        </section>
+        <p class="status" id="game-status" role="status"></p>
+        <div class="columns">
+          <section aria-labelledby="board-heading" class="panel">
+            <h2 id="board-heading">High scores</h2>
+            <div class="tabs" role="group" aria-label="Period">
+              <button type="button" class="tab" data-period="all" aria-pressed="true">
+                All time
+              </button>
+              <button type="button" class="tab" data-period="week" aria-pressed="false">
+                This week
+              </button>
+            </div>
+            <table class="board" data-testid="leaderboard">
+              <caption class="visually-hidden">Top ten scores</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Rank</th>
+                  <th scope="col">Player</th>
+                  <th scope="col" class="num">
+                    Score
+                  </th>
+                  <th scope="col">When</th>
+                </tr>
+              </thead>
+              <tbody id="board"></tbody>
+            </table>
+            <p class="status" id="board-status" role="status"></p>
+          </section>
+          <section aria-labelledby="achievements-heading" class="panel">
+            <h2 id="achievements-heading">Achievements</h2>
+            <ul class="achievements" id="achievements" data-testid="achievements"></ul>
+          </section>
+        </div>
+        <noscript>
+          <p>The leaderboard needs JavaScript.</p>
+        </noscript>
+      </div>
+    </Layout>
+  );
+}
+
+export interface HostedGame {
+  slug: string;
+  title: string;
+  entryUrl: string;
+  preview: boolean;
+  /** The version a preview plays when the developer named one (`?version=`). */
+  versionId: string | null;
+}
+
+export function HostPage(props: { viewer: Viewer; game: HostedGame }) {
+  const { game } = props;
+  return (
+    <Layout title={game.title} viewer={props.viewer} page="host" section="games" scripts={['host']} mainClass="host">
+      <div
+        id="host"
+        data-slug={game.slug}
+        data-title={game.title}
+        data-entry-url={game.entryUrl}
+        data-preview={String(game.preview)}
+        data-version-id={game.versionId ?? undefined}
+      >
+        <div class="host-bar">
+          <h1 class="host-title">
+            {game.title}{' '}
+            <span id="mode" class="badge" hidden>
+              Preview · no coins charged
+            </span>
+          </h1>
+          <p class="wallet">
+            Balance:{' '}
+            <strong data-testid="balance" aria-live="polite">
+              …
+            </strong>
+          </p>
+          <a class="button secondary" href={`/games/${game.slug}`}>
+            Leaderboard
+          </a>
+        </div>
+        <p class="message" data-testid="message" role="status" aria-live="polite"></p>
+        <button type="button" class="button primary" id="restart" hidden>
+          Start a new session
+        </button>
+        <form id="initials-form" class="initials" hidden>
+          <label for="initials">
+            New high score <strong id="initials-score"></strong>! Your initials (three letters):
+          </label>
+          <input
+            id="initials"
+            data-testid="initials-input"
+            name="initials"
+            autocomplete="off"
+            autocapitalize="characters"
+            spellcheck={false}
+            maxlength={3}
+            pattern="[A-Za-z]{3}"
+            required
+            aria-describedby="initials-help"
+          />
+          <button type="submit" class="button primary" data-testid="initials-submit">
+            Save
+          </button>
+          <small id="initials-help">Shown on the leaderboard; used for your future high scores too.</small>
+        </form>
+        <div id="stage" class="stage"></div>
+        <div class="celebration" data-testid="celebration" role="dialog" aria-modal="true" aria-labelledby="celebration-heading" hidden>
+          <div class="celebration-card">
+            <h2 id="celebration-heading">Unlocked!</h2>
+            <ul id="celebration-list" class="rewards"></ul>
+            <button type="button" class="button primary" id="celebration-close">
+              Keep playing
+            </button>
+          </div>
+        </div>
+      </div>
+    </Layout>
+  );
+}

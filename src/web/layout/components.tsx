@@ -1,0 +1,217 @@
+/**
+ * Building blocks of the pages' forms and tables. A form here calls one REST endpoint through
+ * the page script (src/web/pages/api-forms.ts): its fields become the JSON body, the API's
+ * `message` lands in the form's own `role="alert"`, and what the user typed stays.
+ */
+import { h, type ComponentChildren } from 'preact';
+import { ICON_KEYS } from '../../modules/developer-portal/achievement-definitions.service';
+import { ICON_NODES, ICON_SVG_ATTRIBUTES, iconNode, type IconNode } from '../icons';
+
+/** What the page does after the API said yes: reload it, go to `next`, or replace its `data-region` parts. */
+export type After = 'reload' | 'navigate' | 'refresh';
+
+export interface ApiFormProps {
+  method: 'POST' | 'PATCH' | 'DELETE';
+  /** The REST endpoint. */
+  action: string;
+  /** The form's accessible name: the id of its heading, or a label. */
+  labelledBy?: string;
+  label?: string;
+  after?: After;
+  /** With `after="navigate"`: where to go. */
+  next?: string;
+  /** Shown in the page's status line once the page shows the change. */
+  flash?: string;
+  /** The id of a hidden region whose `data-field` elements show fields of the answer (a new key, shown once). */
+  reveal?: string;
+  id?: string;
+  class?: string;
+  children: ComponentChildren;
+}
+
+export function ApiForm(props: ApiFormProps) {
+  return (
+    <form
+      id={props.id}
+      class={props.class ?? 'api-form'}
+      method="post"
+      action={props.action}
+      novalidate
+      aria-labelledby={props.labelledBy}
+      aria-label={props.labelledBy ? undefined : props.label}
+      data-api-method={props.method}
+      data-after={props.after ?? 'reload'}
+      data-next={props.next}
+      data-flash={props.flash}
+      data-reveal={props.reveal}
+    >
+      {props.children}
+      <p class="form-error" role="alert" data-form-error=""></p>
+    </form>
+  );
+}
+
+interface FieldProps {
+  id: string;
+  label: string;
+  name: string;
+  value?: string | number;
+  hint?: string;
+  required?: boolean;
+  /** Left out of the body when empty. */
+  optional?: boolean;
+  autocomplete?: string;
+}
+
+function Hint(props: { id: string; text?: string }) {
+  return props.text ? (
+    <small id={`${props.id}-hint`} class="hint">
+      {props.text}
+    </small>
+  ) : null;
+}
+
+export function TextField(props: FieldProps & { type?: 'text' | 'email' | 'password' | 'url'; spellcheck?: boolean }) {
+  return (
+    <div class="field">
+      <label for={props.id}>{props.label}</label>
+      <input
+        id={props.id}
+        name={props.name}
+        // preact's input typing narrows by a literal `type`; these four share the same attributes.
+        type={(props.type ?? 'text') as 'text'}
+        value={props.value}
+        required={props.required}
+        autocomplete={props.autocomplete}
+        spellcheck={props.spellcheck}
+        aria-describedby={props.hint ? `${props.id}-hint` : undefined}
+        data-optional={props.optional ? '' : undefined}
+      />
+      <Hint id={props.id} text={props.hint} />
+    </div>
+  );
+}
+
+/** A whole number; sent as a JSON number. */
+export function NumberField(props: FieldProps & { min?: number; max?: number }) {
+  return (
+    <div class="field">
+      <label for={props.id}>{props.label}</label>
+      <input
+        id={props.id}
+        name={props.name}
+        type="number"
+        inputmode="numeric"
+        step={1}
+        min={props.min}
+        max={props.max}
+        value={props.value}
+        required={props.required}
+        aria-describedby={props.hint ? `${props.id}-hint` : undefined}
+        data-optional={props.optional ? '' : undefined}
+      />
+      <Hint id={props.id} text={props.hint} />
+    </div>
+  );
+}
+
+export function TextArea(props: FieldProps) {
+  return (
+    <div class="field">
+      <label for={props.id}>{props.label}</label>
+      <textarea id={props.id} name={props.name} rows={2} required={props.required} aria-describedby={props.hint ? `${props.id}-hint` : undefined}>
+        {props.value}
+      </textarea>
+      <Hint id={props.id} text={props.hint} />
+    </div>
+  );
+}
+
+/** A checkbox; sent as a JSON boolean. */
+export function Checkbox(props: { id: string; label: string; name: string; checked?: boolean; hint?: string }) {
+  return (
+    <div class="field checkbox">
+      <input id={props.id} name={props.name} type="checkbox" checked={props.checked} aria-describedby={props.hint ? `${props.id}-hint` : undefined} />
+      <label for={props.id}>{props.label}</label>
+      <Hint id={props.id} text={props.hint} />
+    </div>
+  );
+}
+
+export function Select(props: { id: string; label: string; name: string; options: { value: string; label: string }[]; value?: string; hint?: string }) {
+  return (
+    <div class="field">
+      <label for={props.id}>{props.label}</label>
+      <select id={props.id} name={props.name} aria-describedby={props.hint ? `${props.id}-hint` : undefined}>
+        {props.options.map((o) => (
+          <option value={o.value} selected={o.value === props.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+      <Hint id={props.id} text={props.hint} />
+    </div>
+  );
+}
+
+/** The "Icon" radio group (§17.1): 18 radios named by icon key, each showing its icon. */
+export function IconPicker(props: { id: string; value?: string }) {
+  const selected = props.value ?? 'trophy';
+  return (
+    <fieldset class="icon-picker" role="radiogroup" aria-labelledby={`${props.id}-legend`}>
+      <legend id={`${props.id}-legend`}>Icon</legend>
+      <div class="icon-options">
+        {ICON_KEYS.map((key) => (
+          <label class="icon-option">
+            <input type="radio" name="iconKey" value={key} checked={key === selected} />
+            <SvgIcon node={ICON_NODES[key]} />
+            <span class="icon-key">{key}</span>
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  );
+}
+
+/** A value the server sends along (an id the endpoint needs in its body). */
+export function Hidden(props: { name: string; value: string }) {
+  return <input type="hidden" name={props.name} value={props.value} />;
+}
+
+export function Submit(props: { children: string; variant?: 'primary' | 'secondary' | 'danger' }) {
+  return (
+    <button type="submit" class={`button ${props.variant ?? 'primary'}`}>
+      {props.children}
+    </button>
+  );
+}
+
+/** An icon as decoration (hidden from assistive technology: its name is written beside it). */
+export function SvgIcon(props: { node: IconNode; class?: string }) {
+  return (
+    <svg {...ICON_SVG_ATTRIBUTES} class={props.class ?? 'icon'}>
+      {props.node.map(([tag, attributes]) => h(tag, attributes))}
+    </svg>
+  );
+}
+
+/** An achievement's icon beside its name. */
+export function Icon(props: { iconKey: string }) {
+  return <SvgIcon node={iconNode(props.iconKey)} />;
+}
+
+/** A date-time in UTC, readable and machine-readable. */
+export function When(props: { at: Date | string | null; empty?: string }) {
+  if (props.at === null) return <>{props.empty ?? '—'}</>;
+  const at = new Date(props.at);
+  return <time datetime={at.toISOString()}>{`${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`}</time>;
+}
+
+/** A table cell that names its column on narrow screens, where rows stack. */
+export function Cell(props: { label: string; class?: string; children?: ComponentChildren }) {
+  return (
+    <td data-label={props.label} class={props.class}>
+      {props.children}
+    </td>
+  );
+}

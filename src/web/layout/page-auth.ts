@@ -1,0 +1,130 @@
+/**
+ * Who may see a page (CONTRACT §17): a signed-out visitor is sent to sign in and comes back; a
+ * visitor without the page's role, or looking at someone else's resource, gets the 404 page.
+ * Page routes are `@Public()` for the API's auth (they never answer 401/403 JSON) and use
+ * `@Page(access)` instead, which resolves the login session once and hands it to the handler.
+ */
+import {
+  applyDecorators,
+  CanActivate,
+  createParamDecorator,
+  ExecutionContext,
+  Injectable,
+  SetMetadata,
+  UseFilters,
+  UseGuards,
+} from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiResponse } from '@nestjs/swagger';
+import type { Request } from 'express';
+import { Public } from '../../http/public.decorator';
+import { readAuthToken } from '../../modules/identity/auth-cookie';
+import { LoginSessionService } from '../../modules/identity/login-session.service';
+import type { Viewer } from './layout';
+import { PageNotFound, SignInRequired } from './page.errors';
+import { PageFilter } from './page.filter';
+
+/** `anyone`: signed out too (the header still shows who is signed in). The others need a login session. */
+export type PageAccess = 'anyone' | 'signed-in' | 'developer' | 'admin';
+
+const PAGE_ACCESS = 'arcade:page-access';
+
+export type PageRequest = Request & { viewer?: Viewer | null };
+
+export { PageNotFound, SignInRequired, signInPath } from './page.errors';
+
+/** A developer looking at a page of the developer portal. */
+export type DeveloperViewer = Viewer & { developerId: string };
+
+/**
+ * Where to go after signing in (or back from checkout): `next` when it is a path on this origin —
+ * one `/` not followed by `/` or `\`, no control characters, resolving to this origin — else `fallback`.
+ */
+export function safeNext(next: unknown, fallback = '/me'): string {
+  if (typeof next !== 'string' || next.length > 2048) return fallback;
+  if (!next.startsWith('/') || next.startsWith('//') || /[\\\u0000-\u001f\u007f]/.test(next)) return fallback;
+  try {
+    // A path that resolves off this origin is refused.
+    const base = 'http://same.invalid';
+    const url = new URL(next, base);
+    return url.origin === base ? url.pathname + url.search + url.hash : fallback;
+  } catch {
+    return fallback;
+  }
+}
+
+/** Resolves the login session of every page request, then applies the page's access rule. */
+@Injectable()
+export class PageGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly loginSessions: LoginSessionService,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const access = this.reflector.getAllAndOverride<PageAccess | undefined>(PAGE_ACCESS, [context.getHandler(), context.getClass()]) ?? 'anyone';
+    const request = context.switchToHttp().getRequest<PageRequest>();
+    const viewer = (await this.loginSessions.resolve(readAuthToken(request))) ?? null;
+    request.viewer = viewer;
+    if (access === 'anyone') return true;
+    if (!viewer) throw new SignInRequired();
+    if (access === 'developer' && !viewer.developerId) throw new PageNotFound();
+    if (access === 'admin' && !viewer.isAdmin) throw new PageNotFound();
+    return true;
+  }
+}
+
+const HTML = { 'text/html': { schema: { type: 'string' } } };
+
+/**
+ * An HTML page of the service: `@Public()` for the API guards, the page's access rule, the page
+ * error filter (sign-in redirect, 404 page), and its OpenAPI entry.
+ */
+export function Page(access: PageAccess, doc: { summary: string; description?: string }) {
+  const decorators = [
+    Public(),
+    SetMetadata(PAGE_ACCESS, access),
+    UseGuards(PageGuard),
+    UseFilters(PageFilter),
+    ApiOperation(doc),
+    ApiProduces('text/html'),
+    ApiOkResponse({ description: 'The HTML page', content: HTML }),
+    ApiNotFoundResponse({
+      description: access === 'anyone' ? 'The HTML 404 page' : 'The HTML 404 page: unknown or foreign resource, or a role the visitor lacks',
+      content: HTML,
+    }),
+  ];
+  if (access !== 'anyone') {
+    decorators.push(
+      ApiResponse({
+        status: 302,
+        description: 'Signed out: redirect to /auth/login?next=<this path>',
+        headers: { Location: { description: 'The sign-in page', schema: { type: 'string' } } },
+      }),
+    );
+  }
+  return applyDecorators(...decorators);
+}
+
+function viewerOf(context: ExecutionContext): Viewer | null {
+  const viewer = context.switchToHttp().getRequest<PageRequest>().viewer;
+  if (viewer === undefined) throw new Error('A page viewer decorator used on a route without @Page().');
+  return viewer;
+}
+
+/** The signed-in account on an `anyone` page, or null. */
+export const OptionalViewer = createParamDecorator((_data: unknown, context: ExecutionContext): Viewer | null => viewerOf(context));
+
+/** The signed-in account on a `signed-in`, `developer` or `admin` page. */
+export const CurrentViewer = createParamDecorator((_data: unknown, context: ExecutionContext): Viewer => {
+  const viewer = viewerOf(context);
+  if (!viewer) throw new Error('@CurrentViewer() used on an `anyone` page.');
+  return viewer;
+});
+
+/** The developer on a `developer` page. */
+export const CurrentDeveloperViewer = createParamDecorator((_data: unknown, context: ExecutionContext): DeveloperViewer => {
+  const viewer = viewerOf(context);
+  if (!viewer?.developerId) throw new Error('@CurrentDeveloperViewer() used on a page that is not `developer`.');
+  return { ...viewer, developerId: viewer.developerId };
+});

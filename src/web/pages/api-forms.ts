@@ -1,0 +1,152 @@
+/**
+ * Forms that call one REST endpoint (`ApiForm` in src/web/layout/components.tsx). The fields
+ * become the JSON body; on an error the API's `message` goes into the form's own role="alert"
+ * and everything typed stays; on success the page shows the change (reload, refresh of its
+ * `data-region` parts, or a move to `data-next`).
+ */
+
+export interface ApiAnswer {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+const FLASH_KEY = 'arcade:flash';
+
+export async function callApi(method: string, path: string, body?: Record<string, unknown>): Promise<ApiAnswer> {
+  try {
+    const response = await fetch(path, {
+      method,
+      credentials: 'same-origin',
+      headers: body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    let parsed: unknown = {};
+    try {
+      parsed = text ? JSON.parse(text) : {};
+    } catch {
+      parsed = {};
+    }
+    return { status: response.status, body: parsed && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : {} };
+  } catch {
+    return { status: 0, body: {} };
+  }
+}
+
+type Field = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
+
+function isField(element: Element): element is Field {
+  return element instanceof HTMLInputElement || element instanceof HTMLSelectElement || element instanceof HTMLTextAreaElement;
+}
+
+/**
+ * The JSON body of a form: numbers for number fields, booleans for checkboxes, the checked radio,
+ * strings otherwise; an empty number field or an empty `data-optional` field is left out.
+ * Undefined when the form has no fields (an action such as "Retire").
+ */
+export function formBody(form: HTMLFormElement): Record<string, unknown> | undefined {
+  const body: Record<string, unknown> = {};
+  for (const element of Array.from(form.elements)) {
+    if (!isField(element) || !element.name || element.disabled) continue;
+    if (element instanceof HTMLInputElement && element.type === 'radio') {
+      if (element.checked) body[element.name] = element.value;
+    } else if (element instanceof HTMLInputElement && element.type === 'checkbox') {
+      body[element.name] = element.checked;
+    } else if (element instanceof HTMLInputElement && element.type === 'number') {
+      if (element.value.trim() !== '') body[element.name] = Number(element.value);
+    } else if (!(element.value === '' && element.hasAttribute('data-optional'))) {
+      body[element.name] = element.value;
+    }
+  }
+  return Object.keys(body).length > 0 ? body : undefined;
+}
+
+function messageOf(answer: ApiAnswer): string {
+  if (typeof answer.body.message === 'string' && answer.body.message) return answer.body.message;
+  if (answer.status === 0) return 'The arcade cannot be reached. Check your connection and try again.';
+  return `That did not work (HTTP ${answer.status}). Please try again.`;
+}
+
+export function showFlash(doc: Document, text: string): void {
+  const flash = doc.getElementById('flash');
+  if (flash) flash.textContent = text;
+}
+
+/** A message kept across the reload that shows a change. */
+export function showStoredFlash(doc: Document, win: Window): void {
+  try {
+    const text = win.sessionStorage.getItem(FLASH_KEY);
+    if (text) showFlash(doc, text);
+    win.sessionStorage.removeItem(FLASH_KEY);
+  } catch {
+    // Storage may be disabled: the page itself shows the change.
+  }
+}
+
+/** Replaces the page's `data-region` parts with the server's current rendering of the same page. */
+async function refreshRegions(doc: Document, win: Window): Promise<void> {
+  try {
+    const response = await fetch(win.location.href, { credentials: 'same-origin', headers: { accept: 'text/html' } });
+    if (!response.ok) throw new Error(String(response.status));
+    const fresh = new DOMParser().parseFromString(await response.text(), 'text/html');
+    for (const region of Array.from(fresh.querySelectorAll<HTMLElement>('[data-region][id]'))) {
+      doc.getElementById(region.id)?.replaceWith(doc.importNode(region, true));
+    }
+  } catch {
+    win.location.reload();
+  }
+}
+
+function reveal(doc: Document, regionId: string, body: Record<string, unknown>): void {
+  const region = doc.getElementById(regionId);
+  if (!region) return;
+  for (const field of Array.from(region.querySelectorAll<HTMLElement>('[data-field]'))) {
+    field.textContent = String(body[field.dataset.field!] ?? '');
+  }
+  region.hidden = false;
+  region.focus();
+}
+
+async function succeeded(form: HTMLFormElement, body: Record<string, unknown>, doc: Document, win: Window): Promise<void> {
+  const flash = form.dataset.flash;
+  if (form.dataset.reveal) reveal(doc, form.dataset.reveal, body);
+  switch (form.dataset.after) {
+    case 'navigate':
+      win.location.assign(form.dataset.next ?? '/');
+      return;
+    case 'refresh':
+      form.reset();
+      await refreshRegions(doc, win);
+      if (flash) showFlash(doc, flash);
+      return;
+    default:
+      try {
+        if (flash) win.sessionStorage.setItem(FLASH_KEY, flash);
+      } catch {
+        // The reloaded page shows the change without the message.
+      }
+      win.location.reload();
+  }
+}
+
+async function submit(form: HTMLFormElement, doc: Document, win: Window): Promise<void> {
+  if (form.getAttribute('aria-busy') === 'true') return;
+  const alert = form.querySelector<HTMLElement>('[data-form-error]');
+  if (alert) alert.textContent = '';
+  // Busy, not disabled: disabling the focused button would drop keyboard focus.
+  form.setAttribute('aria-busy', 'true');
+  const answer = await callApi(form.dataset.apiMethod ?? 'POST', form.getAttribute('action') ?? '', formBody(form));
+  form.removeAttribute('aria-busy');
+  if (answer.status >= 200 && answer.status < 300) return succeeded(form, answer.body, doc, win);
+  if (alert) alert.textContent = messageOf(answer);
+}
+
+/** Every API form of the page, present or added later (one listener on the document). */
+export function startApiForms(doc: Document, win: Window): void {
+  doc.addEventListener('submit', (event) => {
+    const form = event.target;
+    if (!(form instanceof HTMLFormElement) || !form.dataset.apiMethod) return;
+    event.preventDefault();
+    void submit(form, doc, win);
+  });
+}
