@@ -7,7 +7,8 @@ import { AuthGuard } from './http/auth.guard';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './modules/health/health.module';
 import { WalletModule } from './modules/wallet/wallet.module';
-import { RateLimitsModule } from './modules/rate-limits/rate-limits.module';
+import { throttlerRoot } from './modules/rate-limits/rate-limits.module';
+import type { Clock } from './modules/rate-limits/rate-limit.clock';
 import { IdempotencyModule } from './modules/idempotency/idempotency.module';
 import { PlaySessionsModule } from './modules/play-sessions/play-sessions.module';
 import { IdentityModule } from './modules/identity/identity.module';
@@ -34,7 +35,6 @@ const FEATURES = [
   PlaySessionsModule,
   AchievementsModule,
   WalletModule,
-  RateLimitsModule,
   IdempotencyModule,
   IdentityModule,
   DeveloperPortalModule,
@@ -48,12 +48,14 @@ const FEATURES = [
 
 @Module({})
 export class AppModule {
-  static register(config: Config, dataSource: DataSource, extra: ModuleImport[] = []): DynamicModule {
+  /** `clock`: the rate limits' clock (tests move it instead of waiting out a window). */
+  static register(config: Config, dataSource: DataSource, extra: ModuleImport[] = [], clock?: Clock): DynamicModule {
     return {
       module: AppModule,
       imports: [
         ConfigModule.forConfig(config),
         DatabaseModule.forDataSource(dataSource),
+        throttlerRoot(clock),
         ...FEATURES,
         ...extra,
         DiscoveryModule,

@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import express from 'express';
 import helmet from 'helmet';
+import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
 import { AppModule, ModuleImport } from './app.module';
 import type { Config } from './config';
@@ -12,6 +13,7 @@ import { AppLogger, createRootLogger, requestLogging } from './http/logging';
 import { serveOpenApi } from './http/openapi';
 import { requestDeadline } from './http/request-deadline';
 import { AppValidationPipe } from './http/validation.pipe';
+import type { Clock } from './modules/rate-limits/rate-limit.clock';
 
 export interface App {
   nest: NestExpressApplication;
@@ -52,16 +54,20 @@ export interface CreateAppOptions {
   imports?: ModuleImport[];
   /** The request deadline (tests only; 9 s otherwise). */
   requestDeadlineMs?: number;
+  /** The rate limits' clock (tests only: moved forward instead of sleeping through a window). */
+  clock?: Clock;
+  /** The process's root logger (main.ts); else one is made from the configuration. */
+  logger?: Logger;
 }
 
 export async function createApp(config: Config & { databaseUrl: string }, options: CreateAppOptions = {}): Promise<App> {
   const dataSource = options.dataSource ?? (await connect(config));
-  const nest = await NestFactory.create<NestExpressApplication>(AppModule.register(config, dataSource, options.imports), {
+  const nest = await NestFactory.create<NestExpressApplication>(AppModule.register(config, dataSource, options.imports, options.clock), {
     bodyParser: false,
     bufferLogs: true,
     abortOnError: false,
   });
-  const logger = createRootLogger(config);
+  const logger = options.logger ?? createRootLogger(config);
   nest.useLogger(new AppLogger(logger));
   nest.use(requestLogging(logger));
   nest.disable('x-powered-by');

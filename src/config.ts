@@ -1,3 +1,5 @@
+import { availableParallelism } from 'node:os';
+
 /**
  * The service's configuration: every environment variable is read here, once, into a frozen,
  * typed object. A bad value stops start-up with a message naming the variable.
@@ -42,7 +44,14 @@ export interface Config {
     scorePerPlayer: RateLimitRule;
     initialsPerPlayer: RateLimitRule;
     developerPerKey: RateLimitRule;
+    signUpPerAddress: RateLimitRule;
+    signUpGlobal: RateLimitRule;
+    mailPerAccount: RateLimitRule;
+    mailPerAddress: RateLimitRule;
+    mailGlobal: RateLimitRule;
   };
+  /** Password hashes computed at once (each holds a libuv thread) and waiting at most (then 503). */
+  passwordHashing: { concurrency: number; queueLimit: number };
 }
 
 export class ConfigError extends Error {
@@ -100,6 +109,27 @@ function rule(env: Env, name: string, fallback: RateLimitRule): RateLimitRule {
     throw new ConfigError(name, '"LIMIT/SECONDS" such as "30/60" (both at least 1)', raw);
   }
   return { limit: Number(match[1]), windowMs: Number(match[2]) * 1000 };
+}
+
+/** Default: half the cores (at least one), so hashing never takes every core from the requests. */
+function passwordHashConcurrency(env: Env): number {
+  return int(env, 'PASSWORD_HASH_CONCURRENCY', Math.max(1, Math.floor(availableParallelism() / 2)), 1, 64);
+}
+
+/**
+ * Threads in libuv's pool (`UV_THREADPOOL_SIZE`): the password hashes running at once plus libuv's
+ * default 4 for everything else that uses the pool (the database driver's SCRAM handshake and DNS
+ * lookups, file reads, zlib). Read by src/threadpool.ts before the pool starts; never throws (a bad
+ * PASSWORD_HASH_CONCURRENCY is reported by loadConfig()).
+ */
+export function threadPoolSize(env: Env = process.env): number {
+  let concurrency: number;
+  try {
+    concurrency = passwordHashConcurrency(env);
+  } catch {
+    concurrency = 1;
+  }
+  return concurrency + 4;
 }
 
 /** A hop count ("1") or a list of addresses, subnets or express names ("loopback, uniquelocal"). */
@@ -177,11 +207,20 @@ export function loadConfig(env: Env = process.env): Config {
       scorePerPlayer: rule(env, 'RATE_LIMIT_SCORE_PER_PLAYER', { limit: 120, windowMs: 60_000 }),
       initialsPerPlayer: rule(env, 'RATE_LIMIT_INITIALS_PER_PLAYER', { limit: 30, windowMs: 60_000 }),
       developerPerKey: rule(env, 'RATE_LIMIT_DEVELOPER_PER_KEY', { limit: 600, windowMs: 60_000 }),
+      signUpPerAddress: rule(env, 'RATE_LIMIT_SIGNUP_PER_ADDRESS', { limit: 30, windowMs: 3600_000 }),
+      signUpGlobal: rule(env, 'RATE_LIMIT_SIGNUP_GLOBAL', { limit: 300, windowMs: 60_000 }),
+      mailPerAccount: rule(env, 'RATE_LIMIT_MAIL_PER_ACCOUNT', { limit: 5, windowMs: 3600_000 }),
+      mailPerAddress: rule(env, 'RATE_LIMIT_MAIL_PER_ADDRESS', { limit: 30, windowMs: 3600_000 }),
+      mailGlobal: rule(env, 'RATE_LIMIT_MAIL_GLOBAL', { limit: 1000, windowMs: 3600_000 }),
+    },
+    passwordHashing: {
+      concurrency: passwordHashConcurrency(env),
+      queueLimit: int(env, 'PASSWORD_HASH_QUEUE', 100, 0, 100_000),
     },
   };
   const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
   if (!levels.includes(config.logLevel)) throw new ConfigError('LOG_LEVEL', levels.join(', '), config.logLevel);
-  return Object.freeze({ ...config, rateLimits: Object.freeze(config.rateLimits) });
+  return Object.freeze({ ...config, rateLimits: Object.freeze(config.rateLimits), passwordHashing: Object.freeze(config.passwordHashing) });
 }
 
 /** Nest injection token for the Config object. */

@@ -1,12 +1,53 @@
+// First: sizes libuv's thread pool before anything starts it.
+import './threadpool';
 import 'reflect-metadata';
 import { resolve } from 'node:path';
+import type { Logger } from 'pino';
 import { createApp } from './app';
-import { ConfigError, loadConfig, redactUrl } from './config';
+import { Config, ConfigError, loadConfig, redactUrl } from './config';
 import { startEmbeddedPostgres, EmbeddedDatabase } from './database/embedded-postgres';
+import { createRootLogger } from './http/logging';
+import { DemoSeedService, DemoWorld } from './web/demo-seed.service';
 
-/** Console lines before the structured logger exists (start-up) and after it is gone. */
-function say(level: 'info' | 'error', msg: string, extra: Record<string, unknown> = {}): void {
-  process.stdout.write(JSON.stringify({ level, time: Date.now(), msg, ...extra }) + '\n');
+interface Banner {
+  url: string;
+  docs: string;
+  database: string;
+  rateLimits: string;
+  demo?: DemoWorld;
+}
+
+/**
+ * The start-up banner: where the service is, what it runs on, how to sign in to the demo world.
+ * A readable block on a terminal, one structured line otherwise. URLs are redacted (no password).
+ */
+function printBanner(logger: Logger, pretty: boolean, banner: Banner): void {
+  if (!pretty) {
+    logger.info(banner, `Arcade Coin Service listening on ${banner.url}`);
+    return;
+  }
+  const lines = [
+    'Arcade Coin Service is up',
+    `  URL          ${banner.url}   (API documentation: ${banner.docs})`,
+    `  Database     ${banner.database}`,
+    `  Rate limits  ${banner.rateLimits}`,
+  ];
+  if (banner.demo) {
+    lines.push(`  Demo world   ${banner.demo.seeded ? 'seeded just now' : 'present'}: play at ${banner.demo.playUrl}`);
+    for (const account of banner.demo.accounts) lines.push(`    ${account.role.padEnd(10)} ${account.email} / ${account.password}`);
+  }
+  logger.info(lines.join('\n'));
+}
+
+function describeDatabase(config: Config, embedded: EmbeddedDatabase | undefined, dataDir: string): string {
+  if (embedded) return `embedded PostgreSQL (DATABASE_URL not set), data in ${dataDir}, port ${new URL(embedded.url).port}`;
+  return `PostgreSQL at ${redactUrl(config.databaseUrl!)}`;
+}
+
+function describeRateLimits(config: Config): string {
+  return config.redisUrl
+    ? `counted in Redis at ${redactUrl(config.redisUrl)}, shared by every instance`
+    : 'counted in this process (REDIS_URL not set: fine for one instance)';
 }
 
 async function main(): Promise<void> {
@@ -20,43 +61,48 @@ async function main(): Promise<void> {
     }
     throw error;
   }
+  const pretty = process.stdout.isTTY === true;
+  // Start-up and shutdown lines print whatever LOG_LEVEL says (as `info`): a person starting the service needs them.
+  const root = createRootLogger(config, { pretty });
+  const logger = root.child({}, { level: 'info' });
 
   let embedded: EmbeddedDatabase | undefined;
   let databaseUrl = config.databaseUrl;
+  const dataDir = resolve(config.dataDir, 'postgres');
   if (!databaseUrl) {
-    const dir = resolve(config.dataDir, 'postgres');
-    say('info', 'DATABASE_URL is not set: starting the embedded PostgreSQL', { dataDir: dir });
-    embedded = await startEmbeddedPostgres(dir);
+    logger.info({ dataDir }, 'DATABASE_URL is not set: starting the embedded PostgreSQL');
+    embedded = await startEmbeddedPostgres(dataDir);
     databaseUrl = embedded.url;
-    say('info', 'Embedded PostgreSQL is running', { embeddedPort: Number(new URL(databaseUrl).port) });
-  } else {
-    say('info', 'Using PostgreSQL from DATABASE_URL', { databaseUrl: redactUrl(databaseUrl) });
+    logger.info({ embeddedPort: Number(new URL(databaseUrl).port) }, 'Embedded PostgreSQL is running');
   }
 
-  const app = await createApp({ ...config, databaseUrl });
+  const app = await createApp({ ...config, databaseUrl }, { logger: root });
   await app.nest.listen(config.port);
-  say('info', `Arcade Coin Service listening on ${config.publicOrigin}`, {
+  printBanner(logger, pretty, {
     url: config.publicOrigin,
     docs: `${config.publicOrigin}/docs`,
+    database: describeDatabase(config, embedded, dataDir),
+    rateLimits: describeRateLimits(config),
+    demo: app.nest.get(DemoSeedService, { strict: false }).demoWorld,
   });
 
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    say('info', `${signal} received: draining in-flight requests`);
+    logger.info(`${signal} received: draining in-flight requests`);
     const force = setTimeout(() => {
-      say('error', 'Shutdown took longer than 9 s; exiting');
+      logger.error('Shutdown took longer than 9 s; exiting');
       process.exit(1);
     }, 9000);
     force.unref();
     try {
       await app.close();
       if (embedded) await embedded.stop();
-      say('info', 'Stopped cleanly');
+      logger.info('Stopped cleanly');
       process.exit(0);
     } catch (error) {
-      say('error', 'Shutdown failed', { error: error instanceof Error ? error.message : String(error) });
+      logger.error({ reason: error instanceof Error ? error.message : String(error) }, 'Shutdown failed');
       process.exit(1);
     }
   };
@@ -65,6 +111,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  say('error', 'Start-up failed', { error: error instanceof Error ? error.message : String(error) });
+  process.stdout.write(`${JSON.stringify({ level: 'error', time: Date.now(), msg: 'Start-up failed', error: error instanceof Error ? error.message : String(error) })}\n`);
   process.exit(1);
 });

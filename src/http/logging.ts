@@ -2,26 +2,44 @@ import { randomUUID } from 'node:crypto';
 import type { LoggerService } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import pino, { Logger as Pino } from 'pino';
+import pretty from 'pino-pretty';
 import type { Config } from '../config';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 /**
- * The one structured logger (pino, JSON lines on stdout). Log lines name a request by its id and
- * path only: a query may carry a verification token, and cookies, authorization headers and
- * set-cookie never reach a log line (the redaction below is a second guard for objects passed by
- * hand).
+ * The one structured logger (pino): JSON lines on stdout, or, when stdout is a terminal (a person
+ * running `npm start`), the same lines made readable by pino-pretty: time, level, `[context]`
+ * (where the line comes from: the Nest logger's context) and the message, fields below. Log lines
+ * name a request by its id and path only: a query may carry a verification token, and cookies,
+ * authorization headers and set-cookie never reach a log line (the redaction below is a second
+ * guard for objects passed by hand).
  */
-export function createRootLogger(config: Pick<Config, 'logLevel'>): Pino {
-  return pino({
+export function createRootLogger(config: Pick<Config, 'logLevel'>, options: { pretty?: boolean } = {}): Pino {
+  const settings = {
     level: config.logLevel,
     serializers: { err: pino.stdSerializers.err },
     redact: {
       paths: ['req.headers', 'res.headers', '*.password', '*.token', '*.key', 'password', 'token', 'cookie', 'authorization'],
       censor: '[redacted]',
     },
-  });
+  };
+  if (!(options.pretty ?? process.stdout.isTTY === true)) return pino(settings);
+  return pino(
+    settings,
+    pretty({
+      colorize: true,
+      translateTime: 'SYS:HH:MM:ss.l',
+      ignore: 'pid,hostname,context',
+      messageFormat: '{if context}[{context}] {end}{msg}',
+      // Synchronous, so the last lines before an exit are not lost.
+      sync: true,
+    }),
+  );
 }
+
+/** Nest's start-up chatter, one line per module and route: useful when debugging, noise otherwise. */
+const DEBUG_CONTEXTS = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer']);
 
 /**
  * A request id per request (a well-formed incoming `X-Request-Id`, else a new one), sent back as
@@ -78,7 +96,7 @@ export class AppLogger implements LoggerService {
   }
 
   log(message: unknown, ...params: unknown[]): void {
-    this.call('info', message, params);
+    this.call(DEBUG_CONTEXTS.has(params[params.length - 1] as string) ? 'debug' : 'info', message, params);
   }
 
   warn(message: unknown, ...params: unknown[]): void {

@@ -1,10 +1,11 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { CONFIG, Config } from '../config';
 import { UnitOfWork } from '../database/unit-of-work';
 import { AchievementDefinitionsService } from '../modules/developer-portal/achievement-definitions.service';
 import { DevelopersService } from '../modules/developer-portal/developers.service';
 import { GamesService } from '../modules/developer-portal/games.service';
 import { AccountsService } from '../modules/identity/accounts.service';
+import { normalizeEmail } from '../modules/identity/email-address';
 import { WalletService } from '../modules/wallet/wallet.service';
 
 /** The demo world's fixed accounts (CONTRACT §1): only ever seeded when SEED_DEMO is on. */
@@ -22,6 +23,13 @@ export const DEMO = {
   ],
 } as const;
 
+/** What the start-up banner shows of the demo world. */
+export interface DemoWorld {
+  seeded: boolean;
+  playUrl: string;
+  accounts: { role: 'player' | 'developer' | 'admin'; email: string; password: string }[];
+}
+
 /**
  * Seeds the demo world on an empty database (SEED_DEMO): an admin, a developer with the published
  * Coin Clicker and four achievements (one secret), and a verified player holding 100 coins. Built
@@ -30,7 +38,8 @@ export const DEMO = {
  */
 @Injectable()
 export class DemoSeedService implements OnApplicationBootstrap {
-  private readonly logger = new Logger('DemoSeed');
+  /** Set at start-up when the demo world is there (seeded now or earlier); main.ts prints it. */
+  demoWorld: DemoWorld | undefined;
 
   constructor(
     @Inject(CONFIG) private readonly config: Config,
@@ -58,7 +67,7 @@ export class DemoSeedService implements OnApplicationBootstrap {
     const row = await this.uow.one<{ used: boolean }>(
       `SELECT EXISTS (SELECT 1 FROM games)
            OR EXISTS (SELECT 1 FROM accounts WHERE lower(email) <> lower(coalesce($1::text, ''))) AS used`,
-      [this.config.adminEmail ?? null],
+      [this.config.adminEmail ? normalizeEmail(this.config.adminEmail) : null],
     );
     return !row!.used;
   }
@@ -82,16 +91,16 @@ export class DemoSeedService implements OnApplicationBootstrap {
   }
 
   private announce(seeded: boolean): void {
-    const origin = this.config.publicOrigin;
-    const admin = this.config.adminEmail ? `${this.config.adminEmail} (ADMIN_PASSWORD)` : `${DEMO.admin.email} / ${DEMO.admin.password}`;
-    this.logger.log(
-      [
-        seeded ? 'Demo world seeded.' : 'Demo world present.',
-        `Play: ${origin}/play/${DEMO.game.slug} (catalogue ${origin}/)`,
-        `Player: ${DEMO.player.email} / ${DEMO.player.password}`,
-        `Developer: ${DEMO.developer.email} / ${DEMO.developer.password}`,
-        `Admin: ${admin}`,
-      ].join(' | '),
-    );
+    this.demoWorld = {
+      seeded,
+      playUrl: `${this.config.publicOrigin}/play/${DEMO.game.slug}`,
+      accounts: [
+        { role: 'player', email: DEMO.player.email, password: DEMO.player.password },
+        { role: 'developer', email: DEMO.developer.email, password: DEMO.developer.password },
+        this.config.adminEmail
+          ? { role: 'admin', email: this.config.adminEmail, password: '(ADMIN_PASSWORD)' }
+          : { role: 'admin', email: DEMO.admin.email, password: DEMO.admin.password },
+      ],
+    };
   }
 }

@@ -12,7 +12,6 @@ describe('developer API: GET /api/v1/insertions/{id} and GET /api/v1/sessions/{i
   let game: { gameId: string; slug: string; versionId: string };
   let player: Awaited<ReturnType<typeof signUpVerifiedPlayer>>;
 
-  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
   const get = (path: string, key?: string) => (key ? t.http().get(path).set('Authorization', `Bearer ${key}`) : t.http().get(path));
 
   beforeAll(async () => {
@@ -78,7 +77,7 @@ describe('developer API: GET /api/v1/insertions/{id} and GET /api/v1/sessions/{i
       const session = await t.http().post('/api/play/sessions').set('Cookie', player.cookie).send({ gameSlug: game.slug }).expect(201);
       const sessionId = session.body.sessionId;
       const first = await insertCoin(t, player, sessionId);
-      await sleep(550);
+      t.clock.advance(550);
       const second = await insertCoin(t, player, sessionId);
       const res = await get(`/api/v1/sessions/${sessionId}`, testKey).expect(200);
       const row = await t.db.query('SELECT started_at, last_seen_at FROM play_sessions WHERE id = $1', [sessionId]);

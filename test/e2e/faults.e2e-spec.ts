@@ -28,7 +28,7 @@ afterAll(() => {
 
 /** A TestApp view of a service process, so the API factories can build its world. */
 function processApp(service: ServiceProcess, db: Pool): TestApp {
-  return { http: () => request(service.url), db, databaseUrl: '', app: undefined as never, close: async () => undefined };
+  return { http: () => request(service.url), db, databaseUrl: '', app: undefined as never, clock: undefined as never, close: async () => undefined };
 }
 
 interface Answer {

@@ -412,7 +412,7 @@ describe('fuzzing interleavings of insert-coin, score, unlock, heartbeat and end
               assertAnswer(res, `${a.kind} on session ${a.session}`);
             }),
           );
-          await new Promise((r) => setTimeout(r, 520));
+          t.clock.advance(520);
         }
 
         // Each key: one insertion, answered fresh once and replayed otherwise.

@@ -8,7 +8,6 @@ describe('POST /api/play/sessions/{id}/insert-coin', () => {
   let dev: Developer;
   let game: { gameId: string; slug: string; versionId: string };
 
-  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
   const insert = (player: { cookie: string }, sessionId: string, key: string) =>
     t.http().post(`/api/play/sessions/${sessionId}/insert-coin`).set('Cookie', player.cookie).send({ idempotencyKey: key });
 
@@ -67,7 +66,7 @@ describe('POST /api/play/sessions/{id}/insert-coin', () => {
     // inside the 500 ms window: a replay is answered before the rate limit
     const again = await insert(player, sessionId, key).expect(200);
     expect(again.body).toEqual({ ...first.body, replayed: true });
-    await sleep(600);
+    t.clock.advance(600);
     // a later insertion changes the balance; the replay still shows the balance as it was (§16.32)
     await insert(player, sessionId, idempotencyKey()).expect(200);
     const later = await insert(player, sessionId, key).expect(200);
@@ -131,7 +130,7 @@ describe('POST /api/play/sessions/{id}/insert-coin', () => {
     const stored = await t.db.query('SELECT count(*)::int AS n FROM idempotency_keys WHERE key = $1', [key]);
     expect(stored.rows[0].n).toBe(0);
     await fundPlayer(t, player, 1);
-    await sleep(550);
+    t.clock.advance(550);
     const paid = await insert(player, sessionId, key).expect(200);
     expect(paid.body).toMatchObject({ coinsSpent: 2, balance: 0, replayed: false });
   });
@@ -169,7 +168,7 @@ describe('POST /api/play/sessions/{id}/insert-coin', () => {
     await insert(player, sessionId, idempotencyKey()).expect(200);
     const key = idempotencyKey();
     await insert(player, sessionId, key).expect(429);
-    await sleep(550);
+    t.clock.advance(550);
     expect((await insert(player, sessionId, key).expect(200)).body.replayed).toBe(false);
   });
 

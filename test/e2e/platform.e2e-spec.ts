@@ -97,7 +97,7 @@ describe('platform: flat errors, body limits, health', () => {
 
   it('reports liveness and readiness', async () => {
     await t.http().get('/health/live').expect(200, { status: 'ok' });
-    await t.http().get('/health/ready').expect(200, { status: 'ok' });
+    await t.http().get('/health/ready').expect(200, { status: 'ok', details: { database: 'up', rateLimits: 'in-process' } });
   });
 
   it('returns a request id and security headers, without X-Powered-By', async () => {

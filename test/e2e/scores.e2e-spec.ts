@@ -119,7 +119,7 @@ describe('player scores, initials and the leaderboard (spec §3.2, §4.5–4.7)'
 
     it('binds the score to the latest insertion of the session', async () => {
       const { sessionId, insertionId: first } = await paidSession(t, player, game.slug);
-      await new Promise((r) => setTimeout(r, 600)); // insert-coin allows one attempt per 500 ms
+      t.clock.advance(600); // insert-coin allows one attempt per 500 ms
       const latest = await insertCoin(t, player, sessionId);
       const res = await postScore(t, player, sessionId, 42).expect(200);
       const { rows } = await t.db.query('SELECT insertion_id FROM scores WHERE id = $1', [res.body.scoreId]);

@@ -360,10 +360,10 @@ describe('OWASP API4 unrestricted resource consumption', () => {
     await fundPlayer(t, player, 10);
     const { sessionId } = await paidSession(t, player, game.slug);
     const first = await postScore(t, player, sessionId, 10).expect(200);
-    await new Promise((r) => setTimeout(r, 520));
+    t.clock.advance(520);
     await insertCoin(t, player, sessionId);
     await postScore(t, player, sessionId, 11).expect(200);
-    await new Promise((r) => setTimeout(r, 520));
+    t.clock.advance(520);
     await insertCoin(t, player, sessionId);
     expectLimited(await postScore(t, player, sessionId, 12));
 
@@ -395,7 +395,7 @@ describe('no secret in any log line', () => {
     const db = new Pool({ connectionString: databaseUrl, max: 2 });
     const secrets: string[] = [ADMIN_PASSWORD, DEFAULT_PASSWORD];
     try {
-      const t: TestApp = { http: () => request(service.url), db, databaseUrl, app: undefined as never, close: async () => undefined };
+      const t: TestApp = { http: () => request(service.url), db, databaseUrl, app: undefined as never, clock: undefined as never, close: async () => undefined };
       const admin = await adminCookie(t);
       const dev = await createDeveloper(t);
       const game = await publishGame(t, dev, { coinsPerCredit: 1 });

@@ -7,7 +7,6 @@ describe('wallet, admin credits and earnings', () => {
   let t: TestApp;
   let admin: string;
 
-  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
   const credit = (userId: string, body: object, cookie = admin) =>
     t.http().post(`/api/admin/wallets/${userId}/credits`).set('Cookie', cookie).send(body);
 
@@ -147,7 +146,7 @@ describe('wallet, admin credits and earnings', () => {
       const { sessionId } = await startSession(t, player, paid.slug);
       for (let i = 0; i < 3; i++) {
         await insertCoin(t, player, sessionId);
-        await sleep(550);
+        t.clock.advance(550);
       }
       const res = await t.http().get('/api/portal/earnings').set('Cookie', dev.cookie).expect(200);
       expect(res.body.currency).toBe('USD');

@@ -60,7 +60,7 @@ describe('three instances, one PostgreSQL, one Redis', () => {
     const db = testPool(databaseUrl);
     let next = 0;
     // The factories' requests go round-robin over the instances, as behind a load balancer.
-    t = { http: () => request(services[next++ % 3]!.url), db, databaseUrl, app: undefined as never, close: async () => undefined };
+    t = { http: () => request(services[next++ % 3]!.url), db, databaseUrl, app: undefined as never, clock: undefined as never, close: async () => undefined };
     owner = await createDeveloper(t);
     slug = (await publishGame(t, owner, { coinsPerCredit: COINS_PER_CREDIT })).slug;
   }, 120_000);

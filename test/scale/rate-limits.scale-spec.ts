@@ -1,13 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import Redis from 'ioredis';
-import { RedisRateLimitStore, SLIDING_WINDOW_LUA, SlidingWindowRedis } from '../../src/modules/rate-limits/rate-limit.store';
+import { RedisRateLimitStorage } from '../../src/modules/rate-limits/rate-limit.storage';
 import { TestApp } from '../support/app';
+import { TestClock } from '../support/clock';
 import { createDeveloper, createWorldApp, publishGame, signUpVerifiedPlayer } from '../support/factories';
 import { fundPlayer, idempotencyKey, startSession } from '../support/play';
 
 /**
  * CONTRACT §12: insert-coin limits are counted across all instances. Needs REDIS_URL (CI sets
  * it; locally: REDIS_URL=redis://127.0.0.1:6379). Two app instances share one database and Redis.
+ * Windows pass by moving a test clock, never by sleeping.
  */
 function redisUrl(): string {
   const url = process.env.REDIS_URL;
@@ -15,20 +17,21 @@ function redisUrl(): string {
   return url;
 }
 
-describe('rate-limit store on Redis', () => {
+describe('rate-limit storage on Redis', () => {
   let redis: Redis;
-  let store: RedisRateLimitStore;
+  let clock: TestClock;
+  let storage: RedisRateLimitStorage;
 
   beforeAll(() => {
     redis = new Redis(redisUrl());
-    redis.defineCommand('slidingWindowHit', { lua: SLIDING_WINDOW_LUA });
-    store = new RedisRateLimitStore(redis as unknown as SlidingWindowRedis, randomUUID());
+    clock = new TestClock();
+    storage = new RedisRateLimitStorage(redis, clock);
   });
-  afterAll(async () => store.close());
+  afterAll(async () => storage.onApplicationShutdown());
 
   it('lets exactly `limit` of many concurrent hits through (check and record are one atomic script)', async () => {
-    const bucket = `scale-test:${randomUUID()}`;
-    const results = await Promise.all(Array.from({ length: 50 }, () => store.hit([{ bucket, rules: [{ limit: 10, windowMs: 60_000 }] }])));
+    const key = `scale-test:${randomUUID()}`;
+    const results = await Promise.all(Array.from({ length: 50 }, () => storage.hit([{ key, limit: 10, ttl: 60_000 }])));
     expect(results.filter((r) => r.allowed)).toHaveLength(10);
     for (const refused of results.filter((r) => !r.allowed)) {
       expect(refused.retryAfterMs).toBeGreaterThan(0);
@@ -37,46 +40,44 @@ describe('rate-limit store on Redis', () => {
   });
 
   it('is a sliding window: a refused hit is not recorded, and the oldest hit frees the slot', async () => {
-    const bucket = `scale-test:${randomUUID()}`;
-    const rules = [{ limit: 2, windowMs: 400 }];
-    expect((await store.hit([{ bucket, rules }])).allowed).toBe(true);
-    await new Promise((r) => setTimeout(r, 200));
-    expect((await store.hit([{ bucket, rules }])).allowed).toBe(true);
-    const refused = await store.hit([{ bucket, rules }]);
+    const key = `scale-test:${randomUUID()}`;
+    const window = [{ key, limit: 2, ttl: 400 }];
+    expect((await storage.hit(window)).allowed).toBe(true);
+    clock.advance(200);
+    expect((await storage.hit(window)).allowed).toBe(true);
+    const refused = await storage.hit(window);
     expect(refused.allowed).toBe(false);
     expect(refused.retryAfterMs).toBeLessThanOrEqual(200);
-    await new Promise((r) => setTimeout(r, refused.retryAfterMs + 20));
-    expect((await store.hit([{ bucket, rules }])).allowed).toBe(true);
-    expect((await store.hit([{ bucket, rules }])).allowed).toBe(false);
+    clock.advance(refused.retryAfterMs);
+    expect((await storage.hit(window)).allowed).toBe(true);
+    expect((await storage.hit(window)).allowed).toBe(false);
   });
 
-  it('records a hit in every rule only when all rules allow it', async () => {
-    const bucket = `scale-test:${randomUUID()}`;
-    const rules = [
-      { limit: 1, windowMs: 300 },
-      { limit: 3, windowMs: 60_000 },
+  it('records a hit in every window only when all windows allow it', async () => {
+    const id = randomUUID();
+    const windows = [
+      { key: `scale-test:{${id}}:burst`, limit: 1, ttl: 300 },
+      { key: `scale-test:{${id}}:minute`, limit: 3, ttl: 60_000 },
     ];
     const outcomes: boolean[] = [];
     for (let i = 0; i < 8; i++) {
-      outcomes.push((await store.hit([{ bucket, rules }])).allowed);
-      await new Promise((r) => setTimeout(r, 120));
+      outcomes.push((await storage.hit(windows)).allowed);
+      clock.advance(120);
     }
     // one every 300 ms at most, three in the minute at most: refused hits do not use up the minute
     expect(outcomes.filter(Boolean)).toHaveLength(3);
-    const keys = await redis.keys(`rl:{${bucket}}:*`);
-    expect(keys.sort()).toEqual([`rl:{${bucket}}:1/300`, `rl:{${bucket}}:3/60000`]);
-    expect(await redis.zcard(`rl:{${bucket}}:3/60000`)).toBe(3);
+    expect(await redis.zcard(`scale-test:{${id}}:minute`)).toBe(3);
   });
 
-  it('counts several buckets in all or none', async () => {
-    const player = { bucket: `scale-test:${randomUUID()}`, rules: [{ limit: 1, windowMs: 60_000 }] };
-    const session = (id: string) => ({ bucket: `scale-test:${id}`, rules: [{ limit: 5, windowMs: 60_000 }] });
+  it('counts several keys in all or none', async () => {
+    const player = { key: `scale-test:${randomUUID()}`, limit: 1, ttl: 60_000 };
+    const session = (id: string) => ({ key: `scale-test:${id}`, limit: 5, ttl: 60_000 });
     const a = randomUUID();
     const b = randomUUID();
-    expect((await store.hit([session(a), player])).allowed).toBe(true);
-    expect((await store.hit([session(b), player])).allowed).toBe(false);
-    expect(await redis.zcard(`rl:{${session(b).bucket}}:5/60000`)).toBe(0);
-    expect(await redis.zcard(`rl:{${session(a).bucket}}:5/60000`)).toBe(1);
+    expect((await storage.hit([session(a), player])).allowed).toBe(true);
+    expect((await storage.hit([session(b), player])).allowed).toBe(false);
+    expect(await redis.zcard(session(b).key)).toBe(0);
+    expect(await redis.zcard(session(a).key)).toBe(1);
   });
 });
 
@@ -86,8 +87,9 @@ describe('insert-coin limits shared by two instances', () => {
   let slug: string;
 
   beforeAll(async () => {
-    a = await createWorldApp({ env: { REDIS_URL: redisUrl() } });
-    b = await createWorldApp({ env: { REDIS_URL: redisUrl() }, databaseUrl: a.databaseUrl });
+    const clock = new TestClock();
+    a = await createWorldApp({ env: { REDIS_URL: redisUrl() }, clock });
+    b = await createWorldApp({ env: { REDIS_URL: redisUrl() }, databaseUrl: a.databaseUrl, clock });
     const dev = await createDeveloper(a);
     slug = (await publishGame(a, dev, { coinsPerCredit: 1 })).slug;
   });
@@ -130,7 +132,7 @@ describe('insert-coin limits shared by two instances', () => {
     for (let i = 0; i < 60; i++) {
       const res = await insert(i % 2 ? a : b);
       expect([i, res.status]).toEqual([i, 200]);
-      await new Promise((r) => setTimeout(r, 520));
+      a.clock.advance(520);
     }
     await fundPlayer(a, player, 5);
     expect((await insert(a).expect(429)).body.error).toBe('RATE_LIMITED');

@@ -3,6 +3,7 @@ import request from 'supertest';
 import { App, createApp } from '../../src/app';
 import type { ModuleImport } from '../../src/app.module';
 import { loadConfig } from '../../src/config';
+import { TestClock } from './clock';
 import { createTestDatabase, testPool } from './database';
 
 export interface TestApp {
@@ -12,15 +13,30 @@ export interface TestApp {
   /** Read the database back (assertions only; never to set up state the API can set up). */
   db: Pool;
   databaseUrl: string;
+  /** The rate limits' clock: `t.clock.advance(ms)` instead of sleeping through a window. */
+  clock: TestClock;
   close(): Promise<void>;
 }
 
 /**
+ * Sign-up and mail limits per client address and for everyone: every test signs its users up from
+ * 127.0.0.1, so these are lifted unless a test sets them (the limit tests do).
+ */
+const TEST_LIMITS = {
+  RATE_LIMIT_SIGNUP_PER_ADDRESS: '1000000/3600',
+  RATE_LIMIT_SIGNUP_GLOBAL: '1000000/60',
+  RATE_LIMIT_MAIL_PER_ADDRESS: '1000000/3600',
+  RATE_LIMIT_MAIL_GLOBAL: '1000000/3600',
+};
+
+/**
  * The real application, in-process, on a fresh real PostgreSQL database. `env` overrides
  * configuration variables (e.g. SESSION_IDLE_TIMEOUT_SECONDS); `databaseUrl` shares a database
- * between several instances.
+ * between several instances, and `clock` their rate-limit clock.
  */
-export async function createTestApp(options: { env?: Record<string, string>; databaseUrl?: string; imports?: ModuleImport[]; requestDeadlineMs?: number } = {}): Promise<TestApp> {
+export async function createTestApp(
+  options: { env?: Record<string, string>; databaseUrl?: string; imports?: ModuleImport[]; requestDeadlineMs?: number; clock?: TestClock } = {},
+): Promise<TestApp> {
   const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -28,10 +44,12 @@ export async function createTestApp(options: { env?: Record<string, string>; dat
     LOG_LEVEL: 'silent',
     PORT: '3000',
     DB_POOL_SIZE: '10',
+    ...TEST_LIMITS,
     ...options.env,
     DATABASE_URL: databaseUrl,
   });
-  const app = await createApp({ ...config, databaseUrl }, { imports: options.imports, requestDeadlineMs: options.requestDeadlineMs });
+  const clock = options.clock ?? new TestClock();
+  const app = await createApp({ ...config, databaseUrl }, { imports: options.imports, requestDeadlineMs: options.requestDeadlineMs, clock });
   const server = app.nest.getHttpServer();
   const db = testPool(databaseUrl);
   return {
@@ -39,6 +57,7 @@ export async function createTestApp(options: { env?: Record<string, string>; dat
     http: () => request(server),
     db,
     databaseUrl,
+    clock,
     async close() {
       await app.close();
       await db.end();

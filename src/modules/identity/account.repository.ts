@@ -51,12 +51,21 @@ export class AccountRepository {
     }
   }
 
+  /**
+   * By the normalised address (normalizeEmail): stored addresses are normalised, so equality
+   * decides; `lower(email) = lower($1)` is there for the unique index on lower(email) only.
+   */
   findByEmail(email: string): Promise<AccountRow | undefined> {
     return this.uow.one<AccountRow>(
       `SELECT id, email, password_hash, display_name, email_verified_at IS NOT NULL AS email_verified, is_admin
-         FROM accounts WHERE lower(email) = lower($1)`,
+         FROM accounts WHERE lower(email) = lower($1) AND email = $1`,
       [email],
     );
+  }
+
+  /** Replaces a password hash, unless another sign-in replaced it in the meantime. */
+  async setPasswordHash(accountId: string, previous: string, passwordHash: string): Promise<void> {
+    await this.uow.query('UPDATE accounts SET password_hash = $3 WHERE id = $1 AND password_hash = $2', [accountId, previous, passwordHash]);
   }
 
   async view(accountId: string): Promise<AccountViewRow | undefined> {

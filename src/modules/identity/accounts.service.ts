@@ -1,13 +1,15 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { NotFoundError } from '../../errors/app-error';
+import { RateLimiter } from '../rate-limits/rate-limiter.service';
+import { EVERYONE } from '../rate-limits/throttlers';
 import { WalletService } from '../wallet/wallet.service';
 import { AccountRepository, AccountViewRow } from './account.repository';
+import { normalizeEmail } from './email-address';
 import { EmailVerificationService } from './email-verification.service';
 import { InvalidCredentialsError } from './identity.errors';
 import { LoginSessionService } from './login-session.service';
-import { LoginThrottleService } from './login-throttle.service';
-import { PasswordService } from './password.service';
+import { needsRehash, PasswordService } from './password.service';
 import { PlayerRepository } from './player.repository';
 import { levelOf } from './players.service';
 
@@ -44,9 +46,14 @@ export function toUser(row: AccountViewRow): UserView {
   };
 }
 
-/** Sign-up, login, logout and the account views. */
+/**
+ * Sign-up, login, logout and the account views. Every e-mail that comes in goes through
+ * normalizeEmail() here first: the same address for storage, lookup and the limits.
+ */
 @Injectable()
 export class AccountsService {
+  private readonly logger = new Logger('Accounts');
+
   constructor(
     private readonly uow: UnitOfWork,
     private readonly accounts: AccountRepository,
@@ -55,36 +62,76 @@ export class AccountsService {
     private readonly passwords: PasswordService,
     private readonly loginSessions: LoginSessionService,
     private readonly verification: EmailVerificationService,
-    private readonly throttle: LoginThrottleService,
+    private readonly limits: RateLimiter,
   ) {}
 
-  /** Creates the account (and, unless declined, its player and wallet), signs it in, mails the verification link. */
-  async signUp(input: { email: string; password: string; displayName: string; linkPlayer: boolean }): Promise<{ accountId: string; token: string }> {
+  /**
+   * Creates the account (and, unless declined, its player and wallet), signs it in, mails the
+   * verification link. The sign-up limits ran before (route guard); the mail has limits of its own.
+   */
+  async signUp(
+    input: { email: string; password: string; displayName: string; linkPlayer: boolean },
+    clientAddress: string,
+  ): Promise<{ accountId: string; token: string }> {
+    const email = normalizeEmail(input.email);
     const passwordHash = await this.passwords.hash(input.password);
     const { accountId, token, sendMail } = await this.uow.run(async () => {
-      const accountId = await this.accounts.insert(input.email, passwordHash, input.displayName);
+      const accountId = await this.accounts.insert(email, passwordHash, input.displayName);
       if (input.linkPlayer) await this.linkInTransaction(accountId, input.displayName);
-      const sendMail = await this.verification.issue(accountId, input.email);
+      const sendMail = await this.verification.issue(accountId, email);
       const token = await this.loginSessions.start(accountId);
       return { accountId, token, sendMail };
     });
+    const mail = await this.limits.check(...this.mailLimits(accountId, clientAddress));
     // In the background: a slow or unreachable mail server must not hold up (or fail) the sign-up.
-    void sendMail();
+    if (mail.allowed) void sendMail();
+    else this.logger.warn({ accountId, retryAfterMs: mail.retryAfterMs }, 'Verification mail not sent: mail limit reached (the account can ask again later)');
     return { accountId, token };
   }
 
-  /** The limits per client address and per e-mail are checked before the password; failures count toward them. */
-  async logIn(email: string, password: string, clientAddress: string): Promise<{ accountId: string; token: string }> {
-    await this.throttle.assertAllowed(email, clientAddress);
-    const account = await this.accounts.findByEmail(email);
+  /** Mails a new verification link to a signed-in account whose e-mail is not verified yet (429 past the mail limits). */
+  async resendVerification(accountId: string, clientAddress: string): Promise<{ sent: boolean }> {
+    const row = await this.accounts.view(accountId);
+    if (!row) throw new NotFoundError('No such user.');
+    if (row.email_verified) return { sent: false };
+    await this.limits.consume(...this.mailLimits(accountId, clientAddress));
+    const sendMail = await this.uow.run(() => this.verification.issue(accountId, row.email));
+    void sendMail();
+    return { sent: true };
+  }
+
+  private mailLimits(accountId: string, clientAddress: string) {
+    return [
+      { throttler: 'mail-per-account', tracker: accountId },
+      { throttler: 'mail-per-address', tracker: clientAddress },
+      { throttler: 'mail-global', tracker: EVERYONE },
+    ] as const;
+  }
+
+  /**
+   * Login limits per client address and per e-mail (CONTRACT §2, §12). The attempt is checked and
+   * counted as a failure in one atomic step before the password is, so of many parallel guesses
+   * only the limit's worth are ever checked; at the limit even the right password answers 429.
+   * A success takes its count back and clears its e-mail's failures: only failures count.
+   */
+  async logIn(rawEmail: string, password: string, clientAddress: string): Promise<{ accountId: string; token: string }> {
+    const email = normalizeEmail(rawEmail);
+    const attempt = await this.limits.consume({ throttler: 'login-per-address', tracker: clientAddress }, { throttler: 'login-per-email', tracker: email });
+    let account;
     let valid = false;
-    if (account) valid = await this.passwords.verify(password, account.password_hash);
-    else await this.passwords.burn(password); // an unknown e-mail takes as long as a wrong password
-    if (!account || !valid) {
-      await this.throttle.recordFailure(email, clientAddress);
-      throw new InvalidCredentialsError();
+    try {
+      account = await this.accounts.findByEmail(email);
+      if (account) valid = await this.passwords.verify(password, account.password_hash);
+      else await this.passwords.burn(password); // an unknown e-mail takes as long as a wrong password
+    } catch (error) {
+      // Not a failed guess (the database or the hashing queue): it does not count.
+      await this.limits.release(attempt);
+      throw error;
     }
-    await this.throttle.recordSuccess(email);
+    if (!account || !valid) throw new InvalidCredentialsError();
+    await Promise.all([this.limits.release(attempt), this.limits.reset('login-per-email', email)]);
+    // Stored before today's parameters (a legacy scrypt hash or a cheaper argon2id): upgrade it now that the password is known.
+    if (needsRehash(account.password_hash)) await this.accounts.setPasswordHash(account.id, account.password_hash, await this.passwords.hash(password));
     const token = await this.loginSessions.start(account.id);
     return { accountId: account.id, token };
   }
@@ -129,7 +176,7 @@ export class AccountsService {
   async createReadyAccount(input: { email: string; password: string; displayName: string; admin: boolean }): Promise<string> {
     const passwordHash = await this.passwords.hash(input.password);
     return this.uow.run(async () => {
-      const accountId = await this.accounts.insert(input.email, passwordHash, input.displayName, true, input.admin);
+      const accountId = await this.accounts.insert(normalizeEmail(input.email), passwordHash, input.displayName, true, input.admin);
       await this.linkInTransaction(accountId, input.displayName);
       return accountId;
     });

@@ -3,7 +3,8 @@ import { CONFIG, Config } from '../../config';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { AccountRepository } from './account.repository';
 import { AccountsService } from './accounts.service';
-import { PasswordService } from './password.service';
+import { normalizeEmail } from './email-address';
+import { needsRehash, PasswordService } from './password.service';
 
 /**
  * At start-up, when ADMIN_EMAIL and ADMIN_PASSWORD are set, makes sure that account exists,
@@ -22,8 +23,9 @@ export class AdminBootstrapService implements OnApplicationBootstrap {
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    const { adminEmail: email, adminPassword: password } = this.config;
-    if (!email || !password) return;
+    const { adminEmail, adminPassword: password } = this.config;
+    if (!adminEmail || !password) return;
+    const email = normalizeEmail(adminEmail);
     const fresh = await this.passwords.hash(password);
     await this.uow.run(async () => {
       // Several instances may start at once against one database: one bootstraps at a time.
@@ -33,7 +35,7 @@ export class AdminBootstrapService implements OnApplicationBootstrap {
       if (existing) {
         accountId = existing.id;
         const passwordOk = await this.passwords.verify(password, existing.password_hash);
-        await this.accounts.makeAdmin(accountId, passwordOk ? undefined : fresh);
+        await this.accounts.makeAdmin(accountId, passwordOk && !needsRehash(existing.password_hash) ? undefined : fresh);
       } else {
         accountId = await this.accounts.insert(email, fresh, 'Admin', true, true);
       }

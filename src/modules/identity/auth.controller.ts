@@ -3,16 +3,18 @@ import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, 
 import { h } from 'preact';
 import type { Request, Response } from 'express';
 import { CONFIG, Config } from '../../config';
-import { ApiErrors, ERROR_SCHEMA_REF } from '../../http/error-responses';
+import { ApiErrors } from '../../http/error-responses';
 import { Public } from '../../http/public.decorator';
 import { sendPage, Viewer } from '../../web/layout/layout';
 import { OptionalViewer, Page, safeNext } from '../../web/layout/page-auth';
+import { clientAddress } from '../rate-limits/app-throttler.guard';
+import { ApiRateLimited, LimitedBy } from '../rate-limits/rate-limit.decorators';
 import { AccountsService } from './accounts.service';
 import { authCookie, clearedAuthCookies, readAuthToken } from './auth-cookie';
-import { PublicSameOrigin } from './auth.decorators';
+import { AuthContext, CurrentAccount, PublicSameOrigin, SignedIn } from './auth.decorators';
 import { InvalidVerificationTokenError } from './identity.errors';
 import { LoginPage } from './login-page';
-import { LogInDto, SignUpDto, UserResponseDto, VerifyEmailDto } from './identity.dto';
+import { LogInDto, ResendVerificationResultDto, SignUpDto, UserResponseDto, VerifyEmailDto } from './identity.dto';
 
 @ApiTags('accounts')
 @Controller('auth')
@@ -41,13 +43,25 @@ export class AuthController {
   }
 
   @Post('signup')
+  // Above the auth decorator: its guard runs after the same-origin check.
+  @LimitedBy(
+    ['signup-per-address', 'signup-global'],
+    'too many sign-ups from this client address (`RATE_LIMIT_SIGNUP_PER_ADDRESS`, default 30 per hour) or from everyone ' +
+      '(`RATE_LIMIT_SIGNUP_GLOBAL`, default 300 per minute); checked before anything else, every attempt counts',
+  )
   @PublicSameOrigin()
   @HttpCode(201)
-  @ApiOperation({ summary: 'Create an account and sign in', description: 'Sets the auth_session cookie. The e-mail starts unverified; a verification mail is sent.' })
+  @ApiOperation({
+    summary: 'Create an account and sign in',
+    description:
+      'Sets the auth_session cookie. The e-mail starts unverified; a verification mail is sent unless the mail limits ' +
+      '(see `POST /auth/verify-email/resend`) are reached. E-mail addresses are compared after Unicode NFC normalisation and ' +
+      'lower-casing of the whole address.',
+  })
   @ApiCreatedResponse({ type: UserResponseDto, description: 'Signed in; Set-Cookie: auth_session' })
-  @ApiErrors({ 400: 'INVALID_REQUEST', 409: 'EMAIL_TAKEN: an account with this e-mail exists' })
-  async signUp(@Body() body: SignUpDto, @Res({ passthrough: true }) res: Response): Promise<UserResponseDto> {
-    const { accountId, token } = await this.accounts.signUp({ ...body, linkPlayer: body.linkPlayer ?? true });
+  @ApiErrors({ 400: 'INVALID_REQUEST', 409: 'EMAIL_TAKEN: an account with this e-mail exists', 503: 'SERVICE_UNAVAILABLE: too many passwords being hashed at this moment; `Retry-After: 1`' })
+  async signUp(@Body() body: SignUpDto, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<UserResponseDto> {
+    const { accountId, token } = await this.accounts.signUp({ ...body, linkPlayer: body.linkPlayer ?? true }, clientAddress(req));
     res.setHeader('Set-Cookie', authCookie(token, this.secure));
     return { user: await this.accounts.user(accountId) };
   }
@@ -61,18 +75,21 @@ export class AuthController {
       'Sets the auth_session cookie. Failed attempts count toward two sliding-window limits, checked before the password: per client ' +
       'address (`RATE_LIMIT_LOGIN_PER_ADDRESS`, default 50 failures per 15 minutes) and per e-mail (`RATE_LIMIT_LOGIN_PER_EMAIL`, ' +
       'default 10 failures per 15 minutes). Once a limit is reached every attempt answers 429, the right password included; ' +
-      'a successful sign-in clears the failures of its e-mail.',
+      'a successful sign-in clears the failures of its e-mail. E-mail addresses are compared after Unicode NFC normalisation and ' +
+      'lower-casing of the whole address.',
   })
   @ApiOkResponse({ type: UserResponseDto, description: 'Signed in; Set-Cookie: auth_session' })
-  @ApiErrors({ 400: 'INVALID_REQUEST', 401: 'UNAUTHENTICATED: wrong e-mail or password (one message for both)' })
-  @ApiResponse({
-    status: 429,
-    description: 'RATE_LIMITED: too many attempts; `Retry-After` header (whole seconds, at least 1) and `retryAfterMs` in the body',
-    headers: { 'Retry-After': { description: 'Seconds to wait (integer, at least 1)', schema: { type: 'integer', minimum: 1 } } },
-    schema: ERROR_SCHEMA_REF,
+  @ApiErrors({
+    400: 'INVALID_REQUEST',
+    401: 'UNAUTHENTICATED: wrong e-mail or password (one message for both)',
+    503: 'SERVICE_UNAVAILABLE: too many passwords being checked at this moment; `Retry-After: 1`',
   })
+  @ApiRateLimited(
+    'too many failed attempts from this client address (`RATE_LIMIT_LOGIN_PER_ADDRESS`, default 50 per 15 minutes) or for this ' +
+      'e-mail (`RATE_LIMIT_LOGIN_PER_EMAIL`, default 10 per 15 minutes)',
+  )
   async logIn(@Body() body: LogInDto, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<UserResponseDto> {
-    const { accountId, token } = await this.accounts.logIn(body.email, body.password, req.ip ?? 'unknown');
+    const { accountId, token } = await this.accounts.logIn(body.email, body.password, clientAddress(req));
     res.setHeader('Set-Cookie', authCookie(token, this.secure));
     return { user: await this.accounts.user(accountId) };
   }
@@ -95,6 +112,25 @@ export class AuthController {
   @ApiErrors({ 400: 'INVALID_REQUEST: unknown, used or expired token' })
   async verifyEmail(@Body() body: VerifyEmailDto): Promise<UserResponseDto> {
     return { user: await this.accounts.verifyWithToken(body.token) };
+  }
+
+  @Post('verify-email/resend')
+  @SignedIn()
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Mail the verification link again',
+    description:
+      "Mails a new verification link to the signed-in account's address (earlier links stay valid until they expire). " +
+      '`sent: false` when the e-mail is verified already (nothing is sent).',
+  })
+  @ApiOkResponse({ type: ResendVerificationResultDto })
+  @ApiRateLimited(
+    'verification mails per account (`RATE_LIMIT_MAIL_PER_ACCOUNT`, default 5 per hour), per client address ' +
+      '(`RATE_LIMIT_MAIL_PER_ADDRESS`, default 30 per hour) and for everyone (`RATE_LIMIT_MAIL_GLOBAL`, default 1000 per hour); ' +
+      'the mail sent at sign-up counts too',
+  )
+  resendVerification(@CurrentAccount() auth: AuthContext, @Req() req: Request): Promise<ResendVerificationResultDto> {
+    return this.accounts.resendVerification(auth.accountId, clientAddress(req));
   }
 
   @Get('verify-email')

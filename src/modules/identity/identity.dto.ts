@@ -53,6 +53,11 @@ export class VerifyEmailDto {
   token!: string;
 }
 
+export class ResendVerificationResultDto {
+  @ApiProperty({ description: 'Whether a mail was sent: false when the e-mail is verified already', example: true })
+  sent!: boolean;
+}
+
 export class UserDto {
   @ApiProperty({ description: 'Account id', example: '6f1c2b1e-8a57-4f0e-9a43-0c1f3f8d2a11' })
   id!: string;

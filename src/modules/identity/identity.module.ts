@@ -1,4 +1,5 @@
 import { Global, Module } from '@nestjs/common';
+import { RateLimitsModule } from '../rate-limits/rate-limits.module';
 import { WalletModule } from '../wallet/wallet.module';
 import { AccountRepository } from './account.repository';
 import { AccountsService } from './accounts.service';
@@ -10,8 +11,6 @@ import { MailService } from './mail.service';
 import { CookieAuthenticator } from './cookie.authenticator';
 import { LoginSessionRepository } from './login-session.repository';
 import { LoginSessionService } from './login-session.service';
-import { LoginThrottleRepository } from './login-throttle.repository';
-import { LoginThrottleService } from './login-throttle.service';
 import { MeController } from './me.controller';
 import { PasswordService } from './password.service';
 import { PlayerRepository } from './player.repository';
@@ -20,7 +19,7 @@ import { PlayersService } from './players.service';
 /** Accounts, login sessions and players. Global: the global AuthGuard runs its CookieAuthenticator for every module's cookie routes. */
 @Global()
 @Module({
-  imports: [WalletModule],
+  imports: [WalletModule, RateLimitsModule],
   controllers: [AuthController, MeController],
   providers: [
     AccountRepository,
@@ -31,8 +30,6 @@ import { PlayersService } from './players.service';
     EmailVerificationRepository,
     EmailVerificationService,
     LoginSessionService,
-    LoginThrottleRepository,
-    LoginThrottleService,
     AccountsService,
     PlayersService,
     AdminBootstrapService,

@@ -1,11 +1,10 @@
-import { Controller, Get, Inject, Param } from '@nestjs/common';
+import { Controller, Get, Param } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CONFIG, Config } from '../../config';
 import { RateLimitedError } from '../../errors/app-error';
 import { ApiErrors } from '../../http/error-responses';
-import { ApiRateLimited } from '../rate-limits/rate-limit.docs';
+import { ApiRateLimited } from '../rate-limits/rate-limit.decorators';
 import { ApiKeyAuth, ApiKeyContext, CurrentApiKey } from '../developer-portal/api-key.decorators';
-import { RateLimitService } from '../rate-limits/rate-limit.service';
+import { RateLimiter } from '../rate-limits/rate-limiter.service';
 import { InsertionIdParamsDto, PlaySessionIdParamsDto } from '../../http/params';
 import { InsertionVerificationDto, PlaySessionSummaryDto } from './play-sessions.dto';
 import { InsertionVerification, PlaySessionsService, PlaySessionSummary } from './play-sessions.service';
@@ -15,8 +14,7 @@ import { InsertionVerification, PlaySessionsService, PlaySessionSummary } from '
 export class DeveloperApiController {
   constructor(
     private readonly sessions: PlaySessionsService,
-    private readonly rateLimits: RateLimitService,
-    @Inject(CONFIG) private readonly config: Config,
+    private readonly limits: RateLimiter,
   ) {}
 
   @Get('insertions/:insertionId')
@@ -47,7 +45,7 @@ export class DeveloperApiController {
 
   /** Every request counts toward the key's limit; a 404 still wins over 429 (CONTRACT §16.17). */
   private async limited<T>(key: ApiKeyContext, lookup: () => Promise<T>): Promise<T> {
-    const limit = await this.rateLimits.hit(`dev:key:${key.keyId}`, [this.config.rateLimits.developerPerKey]);
+    const limit = await this.limits.check({ throttler: 'developer-per-key', tracker: key.keyId });
     const answer = await lookup();
     if (!limit.allowed) throw new RateLimitedError(limit.retryAfterMs);
     return answer;

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../../database/unit-of-work';
 import type { PlayerContext } from '../identity/auth.decorators';
 import { IdempotencyService, UnkeptAnswer } from '../idempotency/idempotency.service';
-import { INSERT_COIN_RULES, RateLimitService } from '../rate-limits/rate-limit.service';
+import { RateLimiter } from '../rate-limits/rate-limiter.service';
 import { WalletService } from '../wallet/wallet.service';
 import { PlaySessionsService } from './play-sessions.service';
 
@@ -31,7 +31,7 @@ export class InsertCoinService {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly idempotency: IdempotencyService,
-    private readonly rateLimits: RateLimitService,
+    private readonly limits: RateLimiter,
     private readonly sessions: PlaySessionsService,
     private readonly wallets: WalletService,
   ) {}
@@ -46,7 +46,8 @@ export class InsertCoinService {
     const result = await this.uow.run(() =>
       this.idempotency.execute<InsertCoinAnswer>(request, 200, async () => {
         const session = await this.sessions.requireActive(player.playerId, sessionId);
-        await this.rateLimits.enforce(`insert-coin:${session.id}`, INSERT_COIN_RULES);
+        // Both rules in one step: an attempt refused by either is counted by neither (§16.4).
+        await this.limits.consume({ throttler: 'insert-coin-burst', tracker: session.id }, { throttler: 'insert-coin-minute', tracker: session.id });
         if (session.testMode) {
           await this.sessions.touch(session.id);
           const balance = await this.wallets.balance(walletId);

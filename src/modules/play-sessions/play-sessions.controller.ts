@@ -2,7 +2,7 @@ import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../http/error-responses';
 import { PlaySessionIdParamsDto } from '../../http/params';
-import { ApiRateLimited } from '../rate-limits/rate-limit.docs';
+import { ApiRateLimited } from '../rate-limits/rate-limit.decorators';
 import { CurrentPlayer, PlayerAuth, PlayerContext } from '../identity/auth.decorators';
 import { InsertCoinAnswer, InsertCoinService } from './insert-coin.service';
 import {

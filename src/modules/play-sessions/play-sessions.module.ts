@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { RateLimitsModule } from '../rate-limits/rate-limits.module';
 import { WalletModule } from '../wallet/wallet.module';
 import { DeveloperApiController } from './developer-api.controller';
 import { InsertCoinService } from './insert-coin.service';
@@ -8,7 +9,7 @@ import { PlaySessionsService } from './play-sessions.service';
 import { PlayerRefService } from './player-ref.service';
 
 @Module({
-  imports: [WalletModule],
+  imports: [WalletModule, RateLimitsModule],
   controllers: [PlaySessionsController, DeveloperApiController],
   providers: [PlaySessionRepository, PlayerRefService, PlaySessionsService, InsertCoinService],
   exports: [PlaySessionsService, PlayerRefService],

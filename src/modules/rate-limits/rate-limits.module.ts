@@ -1,20 +1,18 @@
-import { randomUUID } from 'node:crypto';
-import { Global, Logger, Module } from '@nestjs/common';
+import { DynamicModule, Logger, Module } from '@nestjs/common';
+import { ThrottlerModule } from '@nestjs/throttler';
 import Redis from 'ioredis';
-import { CONFIG, Config } from '../../config';
-import {
-  FallbackRateLimitStore,
-  MemoryRateLimitStore,
-  RateLimitStore,
-  RedisRateLimitStore,
-  SLIDING_WINDOW_LUA,
-  SlidingWindowRedis,
-} from './rate-limit.store';
-import { RateLimitService } from './rate-limit.service';
-import { RATE_LIMIT_STORE } from './rate-limits.tokens';
+import { CONFIG, Config, redactUrl } from '../../config';
+import { Clock, systemClock } from './rate-limit.clock';
+import { FallbackRateLimitStorage, MemoryRateLimitStorage, RateLimitStorage, RedisRateLimitStorage } from './rate-limit.storage';
+import { RateLimiter } from './rate-limiter.service';
+import { throttlerOptions } from './throttlers';
 
-function createStore(config: Config): RateLimitStore {
-  if (!config.redisUrl) return new MemoryRateLimitStore();
+/**
+ * REDIS_URL set: counters in Redis, shared by every instance, with this process's own counters
+ * while Redis is unreachable (logged once each way; /health/ready says which). Unset: in process.
+ */
+export function createRateLimitStorage(config: Pick<Config, 'redisUrl'>, clock: Clock | undefined): RateLimitStorage {
+  if (!config.redisUrl) return new MemoryRateLimitStorage(clock ?? systemClock);
   const logger = new Logger('RateLimits');
   const redis = new Redis(config.redisUrl, {
     // Never hold a request while Redis is away: fail at once (and count locally), reconnect in the background.
@@ -23,27 +21,31 @@ function createStore(config: Config): RateLimitStore {
     commandTimeout: 500,
     connectTimeout: 2000,
   });
-  let lastError = '';
-  redis.on('error', (error: Error) => {
-    if (error.message !== lastError) logger.warn({ reason: error.message }, 'Redis error');
-    lastError = error.message;
-  });
-  redis.on('ready', () => (lastError = ''));
-  redis.defineCommand('slidingWindowHit', { lua: SLIDING_WINDOW_LUA });
-  return new FallbackRateLimitStore(
-    new RedisRateLimitStore(redis as unknown as SlidingWindowRedis, randomUUID()),
-    new MemoryRateLimitStore(),
-    (failing, reason) =>
-      failing
-        ? logger.error({ reason }, 'Redis unavailable: rate limits are counted per instance until it is back')
-        : logger.warn('Redis is back: rate limits are shared by all instances again'),
+  // ioredis repeats the same error on every reconnect attempt; the switch below is the line that matters.
+  redis.on('error', (error: Error) => logger.debug({ reason: error.message }, 'Redis error'));
+  const where = redactUrl(config.redisUrl);
+  return new FallbackRateLimitStorage(new RedisRateLimitStorage(redis, clock), new MemoryRateLimitStorage(clock ?? systemClock), (failing, reason) =>
+    failing
+      ? logger.error({ redis: where, reason }, 'Redis unreachable: rate limits are counted by each instance on its own until it is back')
+      : logger.log({ redis: where }, 'Redis is back: rate limits are counted across all instances again'),
   );
 }
 
-/** Global: identity, scoring and play sessions all inject RateLimitService without importing this. */
-@Global()
+/**
+ * Every limit as a named throttler of `@nestjs/throttler`, configured once for the application
+ * (`ThrottlerModule` is global: its guard and storage are available to every module). `clock`:
+ * tests only.
+ */
+export function throttlerRoot(clock?: Clock): DynamicModule {
+  return ThrottlerModule.forRootAsync({
+    inject: [CONFIG],
+    useFactory: (config: Config) => throttlerOptions(config, createRateLimitStorage(config, clock)),
+  });
+}
+
+/** `RateLimiter` for the use cases that count their limits themselves (import this module to use it). */
 @Module({
-  providers: [{ provide: RATE_LIMIT_STORE, inject: [CONFIG], useFactory: createStore }, RateLimitService],
-  exports: [RateLimitService],
+  providers: [RateLimiter],
+  exports: [RateLimiter],
 })
 export class RateLimitsModule {}

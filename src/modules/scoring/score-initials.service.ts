@@ -1,9 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { CONFIG, Config } from '../../config';
+import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { isUuid } from '../../database/uuid';
 import { PlayersService } from '../identity/players.service';
-import { RateLimitService } from '../rate-limits/rate-limit.service';
+import { RateLimiter } from '../rate-limits/rate-limiter.service';
 import { LeaderboardService } from './leaderboard.service';
 import { ScoreNotFoundError } from './scoring.errors';
 import { PendingInitialsRow, ScoringRepository } from './scoring.repository';
@@ -20,11 +19,10 @@ export interface PendingScore {
 @Injectable()
 export class ScoreInitialsService {
   constructor(
-    @Inject(CONFIG) private readonly config: Config,
     private readonly uow: UnitOfWork,
     private readonly scores: ScoringRepository,
     private readonly players: PlayersService,
-    private readonly rateLimits: RateLimitService,
+    private readonly rateLimits: RateLimiter,
     private readonly leaderboard: LeaderboardService,
   ) {}
 
@@ -38,7 +36,7 @@ export class ScoreInitialsService {
       const updated = await this.scores.setInitials(scoreId, playSessionId, playerId, initials);
       if (!updated) throw new ScoreNotFoundError();
       await this.players.setPreferredInitials(playerId, initials);
-      await this.rateLimits.enforce(`initials:player:${playerId}`, [this.config.rateLimits.initialsPerPlayer]);
+      await this.rateLimits.consume({ throttler: 'initials-per-player', tracker: playerId });
       return updated;
     });
     this.leaderboard.invalidate(gameId);

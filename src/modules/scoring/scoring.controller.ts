@@ -1,9 +1,9 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { ApiErrors, ERROR_SCHEMA_REF } from '../../http/error-responses';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiErrors } from '../../http/error-responses';
 import { PlaySessionIdParamsDto } from '../../http/params';
 import { CurrentPlayer, PlayerAuth, PlayerContext } from '../identity/auth.decorators';
-import { INITIALS_LIMITS_DOC, RATE_LIMITED_DOC, RETRY_AFTER_HEADER, SCORE_LIMITS_DOC } from './rate-limit.docs';
+import { ApiRateLimited } from '../rate-limits/rate-limit.decorators';
 import { ScoreInitialsService } from './score-initials.service';
 import {
   InitialsResultDto,
@@ -27,8 +27,7 @@ export class ScoringController {
     summary: 'Submit a player score',
     description:
       "Binds the score to the play session's latest insertion (one score per insertion). Idempotent per `idempotencyKey`: " +
-      'a retry returns the original result with `replayed: true`. Test-mode sessions need no coin and save nothing. ' +
-      SCORE_LIMITS_DOC,
+      'a retry returns the original result with `replayed: true`. Test-mode sessions need no coin and save nothing.',
   })
   @ApiOkResponse({ type: ScoreResultDto, description: 'The score submission result (spec §2.5); `replayed: true` for a retry' })
   @ApiErrors({
@@ -38,7 +37,10 @@ export class ScoringController {
     410: 'SESSION_EXPIRED: the play session ended or timed out',
     422: "SCORE_OUT_OF_RANGE: above the game's maxScore",
   })
-  @ApiResponse({ status: 429, description: RATE_LIMITED_DOC, headers: RETRY_AFTER_HEADER, schema: ERROR_SCHEMA_REF })
+  @ApiRateLimited(
+    'per play session (`RATE_LIMIT_SCORE_PER_SESSION`, default 30 per 60 s) and per player (`RATE_LIMIT_SCORE_PER_PLAYER`, ' +
+      'default 120 per 60 s), counted after every other check; a replay is never limited',
+  )
   submit(@CurrentPlayer() player: PlayerContext, @Param() params: PlaySessionIdParamsDto, @Body() body: SubmitScoreDto): Promise<ScoreResultDto> {
     return this.submitScore.submitPlayerScore(player, params.id, body);
   }
@@ -50,15 +52,14 @@ export class ScoringController {
     summary: 'Save high-score initials',
     description:
       "Sets the initials of the caller's own score saved in this play session (also after the session ended) and saves them " +
-      'as the player\'s preference: every score saved from then on takes them at once. Earlier scores keep what they had. ' +
-      INITIALS_LIMITS_DOC,
+      'as the player\'s preference: every score saved from then on takes them at once. Earlier scores keep what they had.',
   })
   @ApiOkResponse({ type: InitialsResultDto, description: 'Saved on the score and as the player\'s preference' })
   @ApiErrors({
     400: 'INVALID_REQUEST',
     404: "SCORE_NOT_FOUND: no such score of the caller's in this play session",
   })
-  @ApiResponse({ status: 429, description: RATE_LIMITED_DOC, headers: RETRY_AFTER_HEADER, schema: ERROR_SCHEMA_REF })
+  @ApiRateLimited('per player (`RATE_LIMIT_INITIALS_PER_PLAYER`, default 30 per 60 s)')
   saveInitials(@CurrentPlayer() player: PlayerContext, @Param() params: PlaySessionIdParamsDto, @Body() body: SaveInitialsDto): Promise<InitialsResultDto> {
     return this.initials.saveInitials(player.playerId, params.id, body.scoreId, body.initials);
   }

@@ -1,5 +1,6 @@
 import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
 import { PlaySessionsModule } from '../play-sessions/play-sessions.module';
+import { RateLimitsModule } from '../rate-limits/rate-limits.module';
 import { LeaderboardCacheMiddleware } from './leaderboard-cache.middleware';
 import { LeaderboardController } from './leaderboard.controller';
 import { LeaderboardService } from './leaderboard.service';
@@ -12,7 +13,7 @@ import { TrustedScoreController } from './trusted-score.controller';
 
 /** Scores (player and trusted), high-score initials and the public leaderboards. */
 @Module({
-  imports: [PlaySessionsModule],
+  imports: [PlaySessionsModule, RateLimitsModule],
   controllers: [ScoringController, MyScoresController, LeaderboardController, TrustedScoreController],
   providers: [ScoringRepository, SubmitScoreService, ScoreInitialsService, LeaderboardService, ScoreModerationService],
   exports: [LeaderboardService, ScoreModerationService],

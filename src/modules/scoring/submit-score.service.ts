@@ -1,5 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { CONFIG, Config } from '../../config';
+import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { NotFoundError } from '../../errors/app-error';
 import type { ApiKeyContext } from '../developer-portal/api-key.decorators';
@@ -7,8 +6,7 @@ import { IdempotencyService, IdempotentRequest, UnkeptAnswer } from '../idempote
 import type { PlayerContext } from '../identity/auth.decorators';
 import { PlayersService } from '../identity/players.service';
 import { PlaySessionRecord, PlaySessionsService } from '../play-sessions/play-sessions.service';
-import type { RateLimitRule } from '../rate-limits/rate-limit.service';
-import { RateLimitService } from '../rate-limits/rate-limit.service';
+import { LimitHit, RateLimiter } from '../rate-limits/rate-limiter.service';
 import { initialsOutcome } from './leaderboard.rules';
 import { LeaderboardService } from './leaderboard.service';
 import { CoinRequiredError, InsertionAlreadyScoredError, ScoreOutOfRangeError } from './scoring.errors';
@@ -42,7 +40,7 @@ interface Target {
   /** The player's saved initials; undefined: read them (trusted scores). */
   preferredInitials?: string | null;
   /** Counted only once the score is otherwise acceptable (CONTRACT §16.17: limits last). */
-  limits: { bucket: string; rules: RateLimitRule[] }[];
+  limits: LimitHit[];
 }
 
 /**
@@ -54,12 +52,11 @@ interface Target {
 @Injectable()
 export class SubmitScoreService {
   constructor(
-    @Inject(CONFIG) private readonly config: Config,
     private readonly uow: UnitOfWork,
     private readonly idempotency: IdempotencyService,
     private readonly playSessions: PlaySessionsService,
     private readonly players: PlayersService,
-    private readonly rateLimits: RateLimitService,
+    private readonly rateLimits: RateLimiter,
     private readonly scores: ScoringRepository,
     private readonly leaderboard: LeaderboardService,
   ) {}
@@ -75,9 +72,9 @@ export class SubmitScoreService {
       key: input.idempotencyKey,
       fingerprint: this.idempotency.fingerprint('play-score', playSessionId, { score: input.score }),
     };
-    const limitsOf = (session: PlaySessionRecord) => [
-      { bucket: `score:session:${session.id}`, rules: [this.config.rateLimits.scorePerSession] },
-      { bucket: `score:player:${playerId}`, rules: [this.config.rateLimits.scorePerPlayer] },
+    const limitsOf = (session: PlaySessionRecord): LimitHit[] => [
+      { throttler: 'score-per-session', tracker: session.id },
+      { throttler: 'score-per-player', tracker: playerId },
     ];
     let gameId = '';
     const result = await this.uow.run(() =>
@@ -130,7 +127,7 @@ export class SubmitScoreService {
             playerId: insertion.playerId,
             source: 'trusted',
             maxScore: insertion.maxScore,
-            limits: [{ bucket: `dev:key:${apiKey.keyId}`, rules: [this.config.rateLimits.developerPerKey] }],
+            limits: [{ throttler: 'developer-per-key', tracker: apiKey.keyId }],
           },
           input.score,
         );
@@ -144,7 +141,8 @@ export class SubmitScoreService {
   private async save(target: Target, score: number): Promise<ScoreResult> {
     if (await this.scores.isInsertionScored(target.insertionId)) throw new InsertionAlreadyScoredError();
     if (score > target.maxScore) throw new ScoreOutOfRangeError(String(target.maxScore));
-    await this.rateLimits.enforceAll(target.limits);
+    // Per play session and per player counted in all or none (a refusal per player leaves the session's allowance).
+    await this.rateLimits.consume(...target.limits);
 
     const preferred = target.preferredInitials !== undefined ? target.preferredInitials : await this.players.getPreferredInitials(target.playerId);
     const saved = await this.scores.insert({ ...target, score: String(score), initials: preferred });
@@ -160,7 +158,7 @@ export class SubmitScoreService {
   /** Test mode (CONTRACT §9): no coin, no score stored; where the score would have placed. */
   private async testModeResult(session: PlaySessionRecord, score: number, limits: Target['limits']): Promise<ScoreResult> {
     if (score > session.maxScore) throw new ScoreOutOfRangeError(String(session.maxScore));
-    await this.rateLimits.enforceAll(limits);
+    await this.rateLimits.consume(...limits);
     const placement = await this.leaderboard.place(session.gameId, { id: '', score: String(score), achievedAt: new Date() });
     // The test-mode session itself is stored (§16.11): a successful score keeps it alive (§6).
     await this.playSessions.touch(session.id);

@@ -1,8 +1,8 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { ApiErrors, ERROR_SCHEMA_REF } from '../../http/error-responses';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiErrors } from '../../http/error-responses';
 import { ApiKeyAuth, ApiKeyContext, CurrentApiKey } from '../developer-portal/api-key.decorators';
-import { DEVELOPER_LIMITS_DOC, RATE_LIMITED_DOC, RETRY_AFTER_HEADER } from './rate-limit.docs';
+import { ApiRateLimited } from '../rate-limits/rate-limit.decorators';
 import { InsertionIdParamsDto } from '../../http/params';
 import { ScoreResultDto, SubmitScoreDto } from './scoring.dto';
 import { SubmitScoreService } from './submit-score.service';
@@ -19,8 +19,7 @@ export class TrustedScoreController {
     summary: 'Submit a trusted, server-verified score',
     description:
       'Requires a live key. Binds the score to a paid insertion of one of your games (one score per insertion); it shows on ' +
-      'the board as `verified: true`. `achievedAt` is the time of submission. Idempotent per `idempotencyKey` (per developer). ' +
-      DEVELOPER_LIMITS_DOC,
+      'the board as `verified: true`. `achievedAt` is the time of submission. Idempotent per `idempotencyKey` (per developer).',
   })
   @ApiOkResponse({ type: ScoreResultDto, description: 'The score submission result (spec §2.5); `replayed: true` for a retry' })
   @ApiErrors({
@@ -29,7 +28,7 @@ export class TrustedScoreController {
     409: 'INSERTION_ALREADY_SCORED or IDEMPOTENCY_KEY_CONFLICT',
     422: "SCORE_OUT_OF_RANGE: above the game's maxScore",
   })
-  @ApiResponse({ status: 429, description: RATE_LIMITED_DOC, headers: RETRY_AFTER_HEADER, schema: ERROR_SCHEMA_REF })
+  @ApiRateLimited('too many requests with this API key (`RATE_LIMIT_DEVELOPER_PER_KEY`, default 600 per 60 s); a replay is never limited')
   submit(@CurrentApiKey() apiKey: ApiKeyContext, @Param() params: InsertionIdParamsDto, @Body() body: SubmitScoreDto): Promise<ScoreResultDto> {
     return this.submitScore.submitTrustedScore(apiKey, params.insertionId, body);
   }

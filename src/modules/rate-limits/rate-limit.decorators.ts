@@ -1,0 +1,31 @@
+import { applyDecorators, UseGuards } from '@nestjs/common';
+import { ApiResponse } from '@nestjs/swagger';
+import { SkipThrottle } from '@nestjs/throttler';
+import { ERROR_SCHEMA_REF } from '../../http/error-responses';
+import { AppThrottlerGuard } from './app-throttler.guard';
+import { THROTTLER_NAMES, ThrottlerName } from './throttlers';
+
+/**
+ * The one way a 429 is documented (CONTRACT §12: every limit is written into the OpenAPI
+ * document): what is limited, its configuration variable and default, and the answer's
+ * `Retry-After` header. For limits counted in the use case, put it on the route yourself; for
+ * route limits `@LimitedBy` adds it.
+ */
+export function ApiRateLimited(limits: string) {
+  return ApiResponse({
+    status: 429,
+    description: `RATE_LIMITED: ${limits}. \`Retry-After\` header (whole seconds, at least 1) and \`retryAfterMs\` in the body`,
+    headers: { 'Retry-After': { description: 'Seconds to wait (integer, at least 1)', schema: { type: 'integer', minimum: 1 } } },
+    schema: ERROR_SCHEMA_REF,
+  });
+}
+
+/**
+ * A route checked by the named throttlers before its handler runs: the throttler guard, with every
+ * other named throttler skipped (`@SkipThrottle`), and the 429 documented. Put it above the auth
+ * decorator, so that authentication and the same-origin check come first.
+ */
+export function LimitedBy(throttlers: ThrottlerName[], limits: string) {
+  const skip = Object.fromEntries(THROTTLER_NAMES.filter((name) => !throttlers.includes(name)).map((name) => [name, true]));
+  return applyDecorators(UseGuards(AppThrottlerGuard), SkipThrottle(skip), ApiRateLimited(limits));
+}
