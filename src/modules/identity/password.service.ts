@@ -1,6 +1,6 @@
 import { scrypt, timingSafeEqual } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { type Algorithm, hash, parseOptions, verify } from '@node-rs/argon2';
+import { type Algorithm, hash, hashSync, parseOptions, verify } from '@node-rs/argon2';
 import pLimit, { LimitFunction } from 'p-limit';
 import { CONFIG, Config } from '../../config';
 import { ServiceUnavailableError } from '../../errors/app-error';
@@ -54,14 +54,14 @@ function verifyLegacyScrypt(password: string, stored: string): Promise<boolean> 
 @Injectable()
 export class PasswordService {
   private readonly queue: LimitFunction;
-  private readonly queueLimit: number;
-  private readonly dummy: Promise<string>;
+  /** Hashes running plus waiting, at most. */
+  private readonly capacity: number;
+  /** Once, at start-up (a few milliseconds), outside the queue. */
+  private readonly dummy = hashSync('not-a-real-password-only-burns-time', ARGON2_PARAMETERS);
 
   constructor(@Inject(CONFIG) config: Config) {
     this.queue = pLimit(config.passwordHashing.concurrency);
-    this.queueLimit = config.passwordHashing.queueLimit;
-    this.dummy = this.hash('not-a-real-password-only-burns-time');
-    this.dummy.catch(() => undefined);
+    this.capacity = config.passwordHashing.concurrency + config.passwordHashing.queueLimit;
   }
 
   hash(password: string): Promise<string> {
@@ -76,11 +76,11 @@ export class PasswordService {
 
   /** Spends the time of one verification, so an unknown e-mail answers as slowly as a wrong password. */
   async burn(password: string): Promise<void> {
-    await this.verify(password, await this.dummy);
+    await this.verify(password, this.dummy);
   }
 
   private enqueue<T>(work: () => Promise<T>): Promise<T> {
-    if (this.queue.pendingCount >= this.queueLimit) {
+    if (this.queue.activeCount + this.queue.pendingCount >= this.capacity) {
       return Promise.reject(new ServiceUnavailableError('Too many sign-ins at the moment; try again in a second.'));
     }
     return this.queue(work);
