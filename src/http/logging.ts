@@ -15,7 +15,7 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
  * authorization headers and set-cookie never reach a log line (the redaction below is a second
  * guard for objects passed by hand).
  */
-export function createRootLogger(config: Pick<Config, 'logLevel'>, options: { pretty?: boolean } = {}): Pino {
+export function createRootLogger(config: Pick<Config, 'logLevel'>, options: { pretty?: boolean; destination?: NodeJS.WritableStream } = {}): Pino {
   const settings = {
     level: config.logLevel,
     serializers: { err: pino.stdSerializers.err },
@@ -24,10 +24,11 @@ export function createRootLogger(config: Pick<Config, 'logLevel'>, options: { pr
       censor: '[redacted]',
     },
   };
-  if (!(options.pretty ?? process.stdout.isTTY === true)) return pino(settings);
+  if (!(options.pretty ?? process.stdout.isTTY === true)) return options.destination ? pino(settings, options.destination) : pino(settings);
   return pino(
     settings,
     pretty({
+      destination: options.destination ?? 1,
       colorize: true,
       translateTime: 'SYS:HH:MM:ss.l',
       ignore: 'pid,hostname,context',
