@@ -47,7 +47,7 @@ export class AuthController {
   @LimitedBy(
     ['signup-per-address', 'signup-global'],
     'too many sign-ups from this client address (`RATE_LIMIT_SIGNUP_PER_ADDRESS`, default 30 per hour) or from everyone ' +
-      '(`RATE_LIMIT_SIGNUP_GLOBAL`, default 300 per minute); checked before anything else, every attempt counts',
+      '(`RATE_LIMIT_SIGNUP_GLOBAL`, default 300 per minute); checked before validation: every attempt counts unless refused itself',
   )
   @PublicSameOrigin()
   @HttpCode(201)
@@ -123,7 +123,7 @@ export class AuthController {
       "Mails a new verification link to the signed-in account's address (earlier links stay valid until they expire). " +
       '`sent: false` when the e-mail is verified already (nothing is sent).',
   })
-  @ApiOkResponse({ type: ResendVerificationResultDto })
+  @ApiOkResponse({ type: ResendVerificationResultDto, description: 'A new link was mailed (`sent: true`), or the e-mail is verified already' })
   @ApiRateLimited(
     'verification mails per account (`RATE_LIMIT_MAIL_PER_ACCOUNT`, default 5 per hour), per client address ' +
       '(`RATE_LIMIT_MAIL_PER_ADDRESS`, default 30 per hour) and for everyone (`RATE_LIMIT_MAIL_GLOBAL`, default 1000 per hour); ' +
