@@ -1,4 +1,5 @@
-import { ConfigError, loadConfig } from './config';
+import { availableParallelism } from 'node:os';
+import { ConfigError, loadConfig, threadPoolSize } from './config';
 
 describe('loadConfig', () => {
   it('has the documented defaults', () => {
@@ -41,6 +42,10 @@ describe('loadConfig', () => {
     ['PLAYER_REF_SECRET', 'short', /PLAYER_REF_SECRET accepts a secret of at least 16 characters/],
     ['RATE_LIMIT_SCORE_PER_SESSION', '10', /RATE_LIMIT_SCORE_PER_SESSION accepts "LIMIT\/SECONDS"/],
     ['TRUST_PROXY', 'everyone!', /TRUST_PROXY accepts a hop count or a comma-separated list/],
+    ['RATE_LIMIT_SIGNUP_PER_ADDRESS', '0/60', /RATE_LIMIT_SIGNUP_PER_ADDRESS accepts "LIMIT\/SECONDS"/],
+    ['RATE_LIMIT_MAIL_PER_ACCOUNT', 'five', /RATE_LIMIT_MAIL_PER_ACCOUNT accepts "LIMIT\/SECONDS"/],
+    ['PASSWORD_HASH_CONCURRENCY', '0', /PASSWORD_HASH_CONCURRENCY accepts an integer from 1 to 64/],
+    ['PASSWORD_HASH_QUEUE', '-1', /PASSWORD_HASH_QUEUE accepts an integer from 0 to 100000/],
   ])('stops on a bad %s with a message naming it', (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(message);
@@ -55,5 +60,20 @@ describe('loadConfig', () => {
   it('never echoes a password from a URL', () => {
     expect(() => loadConfig({ DATABASE_URL: 'mysql://u:hunter2@db/x' })).toThrow(/\*\*\*/);
     expect(() => loadConfig({ DATABASE_URL: 'mysql://u:hunter2@db/x' })).not.toThrow(/hunter2/);
+  });
+
+  it('has the sign-up, mail and hashing defaults, and sizes the thread pool to the hashes plus libuv\'s 4', () => {
+    const config = loadConfig({});
+    expect(config.rateLimits).toMatchObject({
+      signUpPerAddress: { limit: 30, windowMs: 3_600_000 },
+      signUpGlobal: { limit: 300, windowMs: 60_000 },
+      mailPerAccount: { limit: 5, windowMs: 3_600_000 },
+      mailPerAddress: { limit: 30, windowMs: 3_600_000 },
+      mailGlobal: { limit: 1000, windowMs: 3_600_000 },
+    });
+    expect(config.passwordHashing).toEqual({ concurrency: Math.max(1, Math.floor(availableParallelism() / 2)), queueLimit: 100 });
+    expect(threadPoolSize({ PASSWORD_HASH_CONCURRENCY: '3' })).toBe(7);
+    // a bad value is loadConfig's to report; the pool still gets a size
+    expect(threadPoolSize({ PASSWORD_HASH_CONCURRENCY: 'many' })).toBe(5);
   });
 });
