@@ -11,7 +11,7 @@ import { clientAddress } from '../rate-limits/app-throttler.guard';
 import { ApiRateLimited, LimitedBy } from '../rate-limits/rate-limit.decorators';
 import { AccountsService } from './accounts.service';
 import { authCookie, clearedAuthCookies, readAuthToken } from './auth-cookie';
-import { AuthContext, CurrentAccount, PublicSameOrigin, SignedIn } from './auth.decorators';
+import { AccountContext, CurrentAccount, PublicSameOrigin, SignedIn } from './auth.decorators';
 import { InvalidVerificationTokenError } from './identity.errors';
 import { LoginPage } from './login-page';
 import { LogInDto, ResendVerificationResultDto, SignUpDto, UserResponseDto, VerifyEmailDto } from './identity.dto';
@@ -43,7 +43,6 @@ export class AuthController {
   }
 
   @Post('signup')
-  // Above the auth decorator: its guard runs after the same-origin check.
   @LimitedBy(
     ['signup-per-address', 'signup-global'],
     'too many sign-ups from this client address (`RATE_LIMIT_SIGNUP_PER_ADDRESS`, default 30 per hour) or from everyone ' +
@@ -129,7 +128,7 @@ export class AuthController {
       '(`RATE_LIMIT_MAIL_PER_ADDRESS`, default 30 per hour) and for everyone (`RATE_LIMIT_MAIL_GLOBAL`, default 1000 per hour); ' +
       'the mail sent at sign-up counts too',
   )
-  resendVerification(@CurrentAccount() auth: AuthContext, @Req() req: Request): Promise<ResendVerificationResultDto> {
+  resendVerification(@CurrentAccount() auth: AccountContext, @Req() req: Request): Promise<ResendVerificationResultDto> {
     return this.accounts.resendVerification(auth.accountId, clientAddress(req));
   }
 

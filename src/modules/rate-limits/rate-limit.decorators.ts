@@ -22,8 +22,8 @@ export function ApiRateLimited(limits: string) {
 
 /**
  * A route checked by the named throttlers before its handler runs: the throttler guard, with every
- * other named throttler skipped (`@SkipThrottle`), and the 429 documented. Put it above the auth
- * decorator, so that authentication and the same-origin check come first.
+ * other named throttler skipped (`@SkipThrottle`), and the 429 documented. It runs after the
+ * global AuthGuard (authentication and the same-origin check come first) and before validation.
  */
 export function LimitedBy(throttlers: ThrottlerName[], limits: string) {
   const skip = Object.fromEntries(THROTTLER_NAMES.filter((name) => !throttlers.includes(name)).map((name) => [name, true]));
