@@ -7,38 +7,35 @@ import { normalizeEmail } from '../src/modules/identity/email-address';
  * it up with PostgreSQL's lower(), which lower-cases non-ASCII letters differently (or, under the
  * C locale, not at all).
  *
- * Collisions: when two accounts normalise to one address (`İnci@x` and `i̇nci@x`), the oldest
- * account gets the normalised address and the others keep theirs unchanged. Logins look addresses
- * up in normalised form, so those accounts cannot sign in until an operator settles which mailbox
- * they belong to; each one is listed (id only) in the migration's output.
+ * Collisions: when several accounts normalise to one address (`Amélie@x` typed composed and
+ * decomposed, `İnci@x` and `i̇nci@x`), the account that holds it in the unique index on
+ * lower(email) (the normalised spelling, or one PostgreSQL's lower() folds onto it) gets it, else
+ * the oldest; the others keep theirs unchanged. Logins look addresses up in
+ * normalised form, so those accounts cannot sign in until an operator settles which mailbox they
+ * belong to; each one is listed (id only) in the migration's output.
  */
 export class NormaliseAccountEmails1796100000001 implements MigrationInterface {
   name = 'NormaliseAccountEmails1796100000001';
 
   async up(q: QueryRunner): Promise<void> {
     const rows: { id: string; email: string }[] = await q.query('SELECT id, email FROM accounts ORDER BY created_at, id');
-    const claimed = new Map<string, string>();
-    for (const { email } of rows) if (normalizeEmail(email) === email) claimed.set(email, email);
+    const groups = new Map<string, { id: string; email: string }[]>();
+    for (const row of rows) {
+      const normalised = normalizeEmail(row.email);
+      groups.set(normalised, [...(groups.get(normalised) ?? []), row]);
+    }
     const stranded: string[] = [];
-    for (const { id, email } of rows) {
-      const normalised = normalizeEmail(email);
-      if (normalised === email) continue;
-      if (claimed.has(normalised)) {
-        stranded.push(id);
-        continue;
-      }
-      // The unique index is on lower(email): another row may still hold a spelling PostgreSQL lower-cases alike.
-      const [{ taken }] = await q.query('SELECT EXISTS (SELECT 1 FROM accounts WHERE lower(email) = lower($1) AND id <> $2) AS taken', [normalised, id]);
-      if (taken) {
-        stranded.push(id);
-        continue;
-      }
-      await q.query('UPDATE accounts SET email = $2 WHERE id = $1', [id, normalised]);
-      claimed.set(normalised, email);
+    for (const [normalised, group] of groups) {
+      if (group.length === 1 && group[0]!.email === normalised) continue;
+      // Who holds the address in the unique index on lower(email) (the same spelling, or one lower() folds onto it).
+      const [holder] = (await q.query('SELECT id FROM accounts WHERE lower(email) = lower($1)', [normalised])) as { id: string }[];
+      const winner = holder ? group.find((row) => row.id === holder.id) : group[0];
+      if (winner && winner.email !== normalised) await q.query('UPDATE accounts SET email = $2 WHERE id = $1', [winner.id, normalised]);
+      stranded.push(...group.filter((row) => row !== winner).map((row) => row.id));
     }
     if (stranded.length > 0) {
       process.stdout.write(
-        `${JSON.stringify({ level: 'warn', msg: 'Accounts whose e-mail collides with an older account after normalisation were left as they were and cannot sign in', accountIds: stranded })}\n`,
+        `${JSON.stringify({ level: 'warn', msg: 'Accounts whose e-mail collides with another account after normalisation were left as they were and cannot sign in', accountIds: stranded })}\n`,
       );
     }
   }

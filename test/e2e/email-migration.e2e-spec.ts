@@ -1,0 +1,59 @@
+import { Client } from 'pg';
+import { MIGRATIONS } from '../../migrations';
+import { NormaliseAccountEmails1796100000001 } from '../../migrations/1796100000001-normalise-account-emails';
+import { createDataSource, runMigrations } from '../../src/database/data-source';
+import { createEmptyDatabase } from '../support/database';
+
+/** The migration that brings stored e-mails into the one normalised form (docs/rate-limits.md), collisions included. */
+describe('migration: normalise account e-mails', () => {
+  it('normalises stored addresses; of a colliding group, the holder of the address in the unique index, else the oldest, gets it', async () => {
+    const url = await createEmptyDatabase();
+    const dataSource = createDataSource(url, { dbPoolSize: 2, dbAcquireTimeoutMs: 5000, dbStatementTimeoutMs: 10000 });
+    await dataSource.initialize();
+    const client = new Client({ connectionString: url });
+    await client.connect();
+    try {
+      // The schema as it was before the migration: everything applied, then undone back past it.
+      await runMigrations(dataSource);
+      const after = MIGRATIONS.length - MIGRATIONS.indexOf(NormaliseAccountEmails1796100000001);
+      for (let i = 0; i < after; i++) await dataSource.undoLastMigration({ transaction: 'each' });
+
+      const accounts: [string, string][] = [
+        ['plain', 'Ada@Example.TEST'],
+        ['dotted', '\u0130nci@example.test'],
+        // One address typed two ways: the composed spelling holds it in the unique index on lower(email).
+        ['older', 'Ame\u0301lie@example.test'],
+        ['newer', 'Am\u00e9lie@Example.test'],
+        // The normalised spelling itself holds it.
+        ['older-zoe', 'zoe\u0308@example.test'],
+        ['zoe', 'zo\u00eb@example.test'],
+        // Nobody holds it (two orders of the same marks): the oldest gets it.
+        ['first-q', 'qe\u0301\u0323@example.test'],
+        ['second-q', 'qe\u0323\u0301@example.test'],
+      ];
+      for (const [index, [name, email]] of accounts.entries()) {
+        await client.query(
+          "INSERT INTO accounts (email, password_hash, display_name, created_at) VALUES ($1, 'x', $2, now() - make_interval(mins => $3))",
+          [email, name, 100 - index],
+        );
+      }
+
+      expect(await runMigrations(dataSource)).toContain('NormaliseAccountEmails1796100000001');
+      const { rows } = await client.query<{ display_name: string; email: string }>('SELECT display_name, email FROM accounts');
+      const email = Object.fromEntries(rows.map((r) => [r.display_name, r.email]));
+      expect(email).toEqual({
+        plain: 'ada@example.test',
+        dotted: 'i\u0307nci@example.test',
+        older: 'Ame\u0301lie@example.test', // left as it was: cannot sign in until settled
+        newer: 'am\u00e9lie@example.test',
+        'older-zoe': 'zoe\u0308@example.test',
+        zoe: 'zo\u00eb@example.test',
+        'first-q': 'q\u1eb9\u0301@example.test',
+        'second-q': 'qe\u0323\u0301@example.test',
+      });
+    } finally {
+      await client.end();
+      await dataSource.destroy();
+    }
+  });
+});
