@@ -1,5 +1,5 @@
 import { h } from 'preact';
-import type { AuthContext } from '../../modules/identity/login-session.service';
+import type { AuthContext } from '../../modules/identity/auth-context';
 import { LoginPage } from '../../modules/identity/login-page';
 import { Layout, NotFoundPage, renderPage } from './layout';
 

@@ -7,7 +7,7 @@ import type { ComponentChildren, JSX } from 'preact';
 import { renderToString } from 'preact-render-to-string';
 import type { Response } from 'express';
 import { PAGE_CSP, sendHtml } from '../../http/html-page';
-import type { AuthContext } from '../../modules/identity/login-session.service';
+import type { AuthContext } from '../../modules/identity/auth-context';
 import { ICON_NODES } from '../icons';
 import { ApiForm, SvgIcon } from './components';
 
