@@ -10,6 +10,7 @@ import type { Config } from './config';
 import { createDataSource, runMigrations } from './database/data-source';
 import { AllExceptionsFilter } from './errors/all-exceptions.filter';
 import { AppLogger, createRootLogger, requestLogging } from './http/logging';
+import { jsonBody } from './http/json-body';
 import { serveOpenApi } from './http/openapi';
 import { requestDeadline } from './http/request-deadline';
 import { AppValidationPipe } from './http/validation.pipe';
@@ -98,7 +99,7 @@ export async function createApp(config: Config & { databaseUrl: string }, option
     if (draining) res.setHeader('Connection', 'close');
     next();
   });
-  nest.use(express.json({ limit: BODY_LIMIT, strict: true, type: ['application/json', 'application/*+json'] }));
+  nest.use(jsonBody(BODY_LIMIT));
   nest.useGlobalPipes(new AppValidationPipe());
   nest.useGlobalFilters(new AllExceptionsFilter());
   nest.enableShutdownHooks([]);

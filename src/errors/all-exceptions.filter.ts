@@ -18,19 +18,24 @@ interface Flat {
   surprise?: unknown;
 }
 
-const HTTP_STATUS_CODES: Record<number, ErrorCode> = {
-  400: 'INVALID_REQUEST',
-  401: 'UNAUTHENTICATED',
-  403: 'FORBIDDEN',
-  404: 'NOT_FOUND',
-  405: 'NOT_FOUND',
-  413: 'PAYLOAD_TOO_LARGE',
-  415: 'UNSUPPORTED_MEDIA_TYPE',
-  429: 'RATE_LIMITED',
-  503: 'SERVICE_UNAVAILABLE',
+/** Nest's own exceptions (unknown route, guards, pipes) by status, with our messages: theirs may repeat the request. */
+const HTTP_STATUS_CODES: Record<number, [ErrorCode, string]> = {
+  400: ['INVALID_REQUEST', 'The request is invalid.'],
+  401: ['UNAUTHENTICATED', 'Sign in first.'],
+  403: ['FORBIDDEN', 'You are not allowed to do this.'],
+  404: ['NOT_FOUND', 'No such resource.'],
+  405: ['NOT_FOUND', 'No such resource.'],
+  413: ['PAYLOAD_TOO_LARGE', 'The request body is larger than 65536 bytes.'],
+  415: ['UNSUPPORTED_MEDIA_TYPE', 'The request body must be JSON (Content-Type: application/json).'],
+  429: ['RATE_LIMITED', 'Too many requests; try again later.'],
+  503: ['SERVICE_UNAVAILABLE', 'The service is temporarily unavailable; try again shortly.'],
 };
 
-/** Errors raised by express's body parser before any route runs. */
+/**
+ * Errors raised by express's body parser before any route runs (Nest hands them to the filters
+ * wrapped in an HttpException whose `cause` is the original). Their messages quote the body, so
+ * each gets a fixed message instead.
+ */
 function bodyParserError(exception: unknown): Flat | undefined {
   const e = exception as { type?: unknown; status?: unknown; expose?: unknown };
   if (!e || typeof e !== 'object' || typeof e.type !== 'string' || typeof e.status !== 'number') return undefined;
@@ -51,8 +56,30 @@ function bodyParserError(exception: unknown): Flat | undefined {
   }
 }
 
+/** `details` of any error: at most 20 entries, each of bounded size (a 64 KB body must not make a huge answer). */
+export const MAX_DETAILS = 20;
+const MAX_TEXT = 120;
+
+function clip(text: string): string {
+  return text.length <= MAX_TEXT ? text : `${text.slice(0, MAX_TEXT - 1)}…`;
+}
+
+function capDetail(detail: unknown): unknown {
+  if (typeof detail === 'string') return clip(detail);
+  if (!detail || typeof detail !== 'object' || Array.isArray(detail)) return detail;
+  return Object.fromEntries(
+    Object.entries(detail).map(([name, value]) => [
+      name,
+      typeof value === 'string' ? clip(value) : Array.isArray(value) ? value.slice(0, 5).map((v) => (typeof v === 'string' ? clip(v) : v)) : value,
+    ]),
+  );
+}
+
 function flat(code: ErrorCode, message: string, details: Record<string, unknown> = {}, headers: Record<string, string> = {}): Flat {
-  return { status: ERROR_STATUS[code], body: { ...details, error: code, message }, headers };
+  const body: ErrorBody = { ...details, error: code, message: message.length > 1000 ? `${message.slice(0, 999)}…` : message };
+  if (Array.isArray(body.details)) body.details = body.details.slice(0, MAX_DETAILS).map(capDetail);
+  // An error is never cached, by the browser or anything between (issue 14).
+  return { status: ERROR_STATUS[code], body, headers: { 'Cache-Control': 'no-store', ...headers } };
 }
 
 export function toFlatError(exception: unknown): Flat {
@@ -62,12 +89,14 @@ export function toFlatError(exception: unknown): Flat {
   const parser = bodyParserError(exception);
   if (parser) return parser;
   if (exception instanceof HttpException) {
-    const status = exception.getStatus();
-    const code = HTTP_STATUS_CODES[status];
-    if (code) {
-      const message = code === 'NOT_FOUND' ? 'No such resource.' : exception.message;
-      return flat(code, message);
-    }
+    const cause = exception.cause;
+    if (cause instanceof AppError) return toFlatError(cause);
+    // Express could not decode a path parameter (`%E0%A4%A`): its message quotes the path.
+    if (cause instanceof URIError) return flat('INVALID_REQUEST', 'The request path is not valid percent-encoding.');
+    const fromParser = bodyParserError(cause);
+    if (fromParser) return fromParser;
+    const known = HTTP_STATUS_CODES[exception.getStatus()];
+    if (known) return flat(known[0], known[1]);
     return { ...flat('INTERNAL_ERROR', 'Something went wrong on our side.'), surprise: exception };
   }
   if (isDatabaseUnavailable(exception)) {

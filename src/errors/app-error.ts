@@ -22,6 +22,12 @@ export class InvalidRequestError extends AppError {
   }
 }
 
+export class UnsupportedMediaTypeError extends AppError {
+  constructor() {
+    super('UNSUPPORTED_MEDIA_TYPE', 'The request body must be JSON (Content-Type: application/json).');
+  }
+}
+
 export class NotFoundError extends AppError {
   constructor(message = 'Not found.', extra: Record<string, unknown> = {}) {
     super('NOT_FOUND', message, extra);

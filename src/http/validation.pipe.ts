@@ -1,5 +1,7 @@
 import { ArgumentMetadata, Injectable, ValidationError, ValidationPipe } from '@nestjs/common';
 import { InvalidRequestError } from '../errors/app-error';
+import { MAX_DETAILS } from '../errors/all-exceptions.filter';
+import { oddString } from './json-body';
 
 export interface FieldProblem {
   field: string;
@@ -28,9 +30,12 @@ export class AppValidationPipe extends ValidationPipe {
       transform: true,
       validationError: { target: false, value: false },
       exceptionFactory: (errors) => {
-        const details = flatten(errors);
+        // Field names may be anything the caller made up (forbidNonWhitelisted): keep them short and few.
+        const all = flatten(errors);
+        const details = all.slice(0, MAX_DETAILS).map((d) => ({ field: clip(d.field, 64), problems: d.problems.slice(0, 5).map((p) => clip(p, 120)) }));
+        const more = all.length > details.length ? `; and ${all.length - details.length} more` : '';
         const message = details.length
-          ? details.map((d) => `${d.field}: ${d.problems.join(', ')}`).join('; ')
+          ? details.map((d) => `${d.field}: ${d.problems.join(', ')}`).join('; ') + more
           : 'The request is invalid.';
         return new InvalidRequestError(message, details);
       },
@@ -41,6 +46,7 @@ export class AppValidationPipe extends ValidationPipe {
   private readonly seen = new Map<unknown, Map<string, object> | null>();
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (metadata.type === 'param' || metadata.type === 'query') refuseOddStrings(value, metadata.type);
     if (metadata.type === 'body' && metadata.metatype && metadata.metatype !== Object) {
       if (value === undefined || value === null) value = {};
       if (typeof value !== 'object' || Array.isArray(value)) {
@@ -70,6 +76,19 @@ export class AppValidationPipe extends ValidationPipe {
 }
 
 const MEMO_ENTRIES = 256;
+
+function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+/** A path or query value with U+0000 (PostgreSQL refuses it in text) is 400 before any DTO or handler sees it. */
+function refuseOddStrings(value: unknown, where: 'param' | 'query'): void {
+  const values = typeof value === 'string' ? [value] : value && typeof value === 'object' ? Object.values(value).flat() : [];
+  for (const v of values) {
+    const odd = typeof v === 'string' ? oddString(v) : undefined;
+    if (odd) throw new InvalidRequestError(`A ${where === 'param' ? 'path' : 'query'} parameter ${odd}.`);
+  }
+}
 
 /** A key for a set of parameters of strings only, short enough to keep; undefined otherwise. */
 function memoKey(value: unknown): string | undefined {

@@ -9,7 +9,7 @@ describe('catalogue cursor', () => {
     expect(decodeCursor(cursor)).toEqual({ publishedAt: '2026-11-22T02:35:09.123456Z', id });
   });
 
-  it.each(['', 'x', encodeCursor('2026-11-22 02:35:09+00', id), encodeCursor('2026-02-30T00:00:00.000000Z', id), encodeCursor('2026-11-22T02:35:09.123456Z', 'nope')])(
+  it.each(['', 'x', encodeCursor('2026-11-22 02:35:09+00', id), encodeCursor('2026-02-30T00:00:00.000000Z', id), encodeCursor('0000-01-01T00:00:00.000000Z', id), encodeCursor('2026-11-22T02:35:09.123456Z', 'nope')])(
     'refuses %p with INVALID_REQUEST',
     (cursor) => {
       expect(() => decodeCursor(cursor)).toThrow(expect.objectContaining({ code: 'INVALID_REQUEST' }));

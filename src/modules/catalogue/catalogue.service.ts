@@ -28,9 +28,12 @@ export const HIDDEN = '???';
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 
-/** A real instant in our cursor format (no 2026-02-30 reaching PostgreSQL as an error). */
+/**
+ * A real instant in our cursor format that PostgreSQL can hold: no 2026-02-30, and no year 0000
+ * (PostgreSQL has no year 0 and answered an error, issue 14). Games were first published after 1970.
+ */
 function isTimestamp(value: string): boolean {
-  if (!TIMESTAMP.test(value)) return false;
+  if (!TIMESTAMP.test(value) || value < '1970') return false;
   const parsed = new Date(value.slice(0, 23) + 'Z');
   return !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 19) === value.slice(0, 19);
 }
