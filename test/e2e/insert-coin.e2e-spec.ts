@@ -99,12 +99,12 @@ describe('POST /api/play/sessions/{id}/insert-coin', () => {
     await insert(player, b.sessionId, idempotencyKey()).expect(200);
   });
 
-  it('answers a conflict before the session checks: a used key on an unknown session is 409, not 404', async () => {
+  it('answers the path before a conflict (CONTRACT §16.17): a used key on an unknown session is 404, not 409', async () => {
     const player = await fundedPlayer(10);
     const { sessionId } = await startSession(t, player, game.slug);
     const key = idempotencyKey();
     await insert(player, sessionId, key).expect(200);
-    expect((await insert(player, '00000000-0000-4000-8000-000000000000', key).expect(409)).body.error).toBe('IDEMPOTENCY_KEY_CONFLICT');
+    expect((await insert(player, '00000000-0000-4000-8000-000000000000', key).expect(404)).body.error).toBe('SESSION_NOT_FOUND');
   });
 
   it('keys belong to their caller: another player may use the same key', async () => {

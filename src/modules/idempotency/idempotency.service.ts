@@ -12,6 +12,12 @@ export interface IdempotentRequest {
   key: string;
   /** From `IdempotencyService.fingerprint(endpoint, pathId, body)`. */
   fingerprint: string;
+  /**
+   * Throws the 404 (or 410) of the resource the path names. Run only before a key conflict is
+   * answered: CONTRACT §16.17 puts the path's 404 before a 409, so a reused key on an unknown
+   * insertion or session is 404. Replays never need it (the key was used on that resource).
+   */
+  checkPath?: () => Promise<unknown>;
 }
 
 /** An answer as first given (`replayed: false`) or replayed from the store (`replayed: true`). */
@@ -36,7 +42,8 @@ export class UnkeptAnswer<T> {
  *   }));
  *
  * `execute` first claims the key with INSERT ... ON CONFLICT DO NOTHING inside the caller's
- * transaction, so a replay or a key conflict is answered before any state check and concurrent
+ * transaction, so a replay is answered before any state check (a key conflict only after the
+ * request's `checkPath`, the path's 404, CONTRACT §16.17), and concurrent
  * duplicates wait for the first and then replay it; a use case that throws (402, 429, 410 ...)
  * rolls its claim back and the key stays usable. Answered keys are never deleted (§7: at least 7
  * days).
@@ -63,6 +70,7 @@ export class IdempotencyService {
       const row = await this.keys.find(request.caller, request.key);
       // The holder committed before our claim returned, so its row is visible to this statement.
       if (!row) throw new Error('Idempotency key lost its row after a failed claim.');
+      if (row.fingerprint !== request.fingerprint) await request.checkPath?.();
       return this.replay<T>(row, request);
     }
     const answer = await work();

@@ -41,6 +41,7 @@ export class InsertCoinService {
       caller: `account:${player.accountId}` as const,
       key: body.idempotencyKey,
       fingerprint: this.idempotency.fingerprint('insert-coin', sessionId, body),
+      checkPath: () => this.sessions.requireActive(player.playerId, sessionId),
     };
     const walletId = player.walletId;
     const result = await this.uow.run(() =>

@@ -71,6 +71,7 @@ export class SubmitScoreService {
       caller: `account:${player.accountId}`,
       key: input.idempotencyKey,
       fingerprint: this.idempotency.fingerprint('play-score', playSessionId, { score: input.score }),
+      checkPath: () => this.playSessions.requireActive(playerId, playSessionId),
     };
     const limitsOf = (session: PlaySessionRecord): LimitHit[] => [
       { throttler: 'score-per-session', tracker: session.id },
@@ -111,6 +112,9 @@ export class SubmitScoreService {
       caller: `developer:${apiKey.developerId}`,
       key: input.idempotencyKey,
       fingerprint: this.idempotency.fingerprint('trusted-score', insertionId, { score: input.score }),
+      checkPath: async () => {
+        if (!(await this.playSessions.insertionOfDeveloper(apiKey.developerId, insertionId))) throw new NotFoundError('No such insertion for your games.');
+      },
     };
     let gameId = '';
     const result = await this.uow.run(() =>

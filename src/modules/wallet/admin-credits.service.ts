@@ -24,6 +24,9 @@ export class AdminCreditsService {
       caller: `account:${adminAccountId}` as const,
       key: input.idempotencyKey,
       fingerprint: this.idempotency.fingerprint('admin-credit', userId, input),
+      checkPath: async () => {
+        if (!(await this.wallets.walletIdOfAccount(userId))) throw new WalletNotFoundError();
+      },
     };
     return this.uow.run(() =>
       this.idempotency.execute(request, 201, async () => {
