@@ -10,6 +10,7 @@ import type { Config } from './config';
 import { createDataSource, runMigrations } from './database/data-source';
 import { AllExceptionsFilter } from './errors/all-exceptions.filter';
 import { AppLogger, createRootLogger, requestLogging } from './http/logging';
+import { cachePolicy } from './http/cache-policy';
 import { jsonBody } from './http/json-body';
 import { serveOpenApi } from './http/openapi';
 import { requestDeadline } from './http/request-deadline';
@@ -93,6 +94,7 @@ export async function createApp(config: Config & { databaseUrl: string }, option
   nest.use((req: express.Request, res: express.Response, next: express.NextFunction) =>
     (req.path === '/docs' || req.path.startsWith('/docs/') ? docsHeaders : apiHeaders)(req, res, next),
   );
+  nest.use(cachePolicy());
   nest.use(requestDeadline(options.requestDeadlineMs));
   let draining = false;
   nest.use((_req: express.Request, res: express.Response, next: express.NextFunction) => {

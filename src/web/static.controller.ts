@@ -2,14 +2,16 @@ import { Controller, Get, Param, Req, Res } from '@nestjs/common';
 import { ApiExcludeEndpoint, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { NotFoundError } from '../errors/app-error';
+import { parseVersionedName } from '../http/asset-path';
+import { publicCache } from '../http/cache-policy';
 import { Public } from '../http/public.decorator';
 import { DEMO_GAME_CSP } from '../http/html-page';
 import { Asset, WebAssetsService } from './web-assets.service';
 
 /** The SDK may be loaded by any game, from any origin (games run in opaque-origin frames). */
-function sendShared(res: Response, asset: Asset, cacheControl: string): void {
+function sendShared(res: Response, asset: Asset, cache: Parameters<typeof publicCache>[1]): void {
   res.setHeader('Content-Type', asset.contentType);
-  res.setHeader('Cache-Control', cacheControl);
+  publicCache(res, cache);
   res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
   res.setHeader('Access-Control-Allow-Origin', '*');
   res.send(asset.body);
@@ -28,7 +30,7 @@ export class StaticController {
   @ApiProduces('text/javascript')
   @ApiOkResponse({ description: 'The SDK bundle (defines window.ArcadeSDK, version 1.1.0)', content: { 'text/javascript': { schema: { type: 'string' } } } })
   sdkLatest(@Res() res: Response): void {
-    sendShared(res, this.assets.bundle('sdk'), 'public, max-age=300');
+    sendShared(res, this.assets.bundle('sdk'), { maxAgeSeconds: 300 });
   }
 
   /** A fixed release never changes. */
@@ -38,7 +40,7 @@ export class StaticController {
   @ApiProduces('text/javascript')
   @ApiOkResponse({ description: 'The SDK bundle (defines window.ArcadeSDK, version 1.1.0)', content: { 'text/javascript': { schema: { type: 'string' } } } })
   sdkPinned(@Res() res: Response): void {
-    sendShared(res, this.assets.bundle('sdk'), 'public, max-age=31536000, immutable');
+    sendShared(res, this.assets.bundle('sdk'), 'immutable');
   }
 
   @Get('sdk/v1.d.ts')
@@ -47,18 +49,23 @@ export class StaticController {
   @ApiProduces('application/typescript')
   @ApiOkResponse({ description: 'Declarations of window.ArcadeSDK', content: { 'application/typescript': { schema: { type: 'string' } } } })
   sdkTypes(@Res() res: Response): void {
-    sendShared(res, this.assets.file('/sdk/v1.d.ts')!, 'public, max-age=300');
+    sendShared(res, this.assets.file('/sdk/v1.d.ts')!, { maxAgeSeconds: 300 });
   }
 
+  /**
+   * Page scripts and the stylesheet. Pages link them by a path with their version
+   * (`/assets/pages.<hash>.js`, see assetPath()), cached for a year; another version of that file
+   * is gone (404). The plain path stays for pages rendered before a release, cached briefly.
+   */
   @Get('assets/:name')
   @Public()
   @ApiExcludeEndpoint()
   asset(@Param('name') name: string, @Res() res: Response): void {
-    const asset =
-      name === 'host.js' ? this.assets.bundle('host') : name === 'pages.js' ? this.assets.bundle('pages') : this.assets.file(`/assets/${name}`);
-    if (!asset) throw new NotFoundError('No such file.');
+    const versioned = parseVersionedName(name);
+    const asset = this.assets.pageAsset(versioned?.name ?? name);
+    if (!asset || (versioned && versioned.version !== asset.version)) throw new NotFoundError('No such file.');
     res.setHeader('Content-Type', asset.contentType);
-    res.setHeader('Cache-Control', 'public, max-age=300');
+    publicCache(res, versioned ? 'immutable' : { maxAgeSeconds: 300 });
     res.send(asset.body);
   }
 
@@ -79,7 +86,7 @@ export class StaticController {
     const asset = this.assets.file(`/demo-games/${game}/${file}`);
     if (!asset) throw new NotFoundError('No such file.');
     res.setHeader('Content-Type', asset.contentType);
-    res.setHeader('Cache-Control', 'public, max-age=300');
+    publicCache(res, { maxAgeSeconds: 300 });
     // Framed by our host page (same origin); loaded from the game's opaque origin.
     res.setHeader('Content-Security-Policy', DEMO_GAME_CSP);
     res.setHeader('X-Frame-Options', 'SAMEORIGIN');

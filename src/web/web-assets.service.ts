@@ -1,11 +1,19 @@
+import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, extname, join, resolve } from 'node:path';
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { build } from 'esbuild';
+import { registerAssetVersion } from '../http/asset-path';
 
 export interface Asset {
   body: Buffer;
   contentType: string;
+  /** The first 12 hex digits of the body's SHA-256: the version in its long-cached path. */
+  version: string;
+}
+
+function asset(body: Buffer, contentType: string): Asset {
+  return { body, contentType, version: createHash('sha256').update(body).digest('hex').slice(0, 12) };
 }
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -55,7 +63,7 @@ function bundled(): Promise<Map<keyof typeof BUNDLES, Asset>> {
     const assets = new Map<keyof typeof BUNDLES, Asset>();
     for (const output of result.outputFiles) {
       const name = output.path.replace(/^.*\//, '').replace(/\.js$/, '') as keyof typeof BUNDLES;
-      assets.set(name, { body: Buffer.from(output.contents), contentType: CONTENT_TYPES['.js'] });
+      assets.set(name, asset(Buffer.from(output.contents), CONTENT_TYPES['.js']!));
     }
     return assets;
   });
@@ -72,8 +80,12 @@ export class WebAssetsService implements OnModuleInit {
   private readonly files = new Map<string, Asset>();
 
   async onModuleInit(): Promise<void> {
-    for (const [name, asset] of await bundled()) this.bundles.set(name, asset);
+    for (const [name, bundle] of await bundled()) {
+      this.bundles.set(name, bundle);
+      if (name !== 'sdk') registerAssetVersion(`${name}.js`, bundle.version);
+    }
     this.addFile('/assets/arcade.css', join(WEB_SOURCE_DIR, 'assets', 'arcade.css'));
+    registerAssetVersion('arcade.css', this.files.get('/assets/arcade.css')!.version);
     this.addFile('/sdk/v1.d.ts', join(WEB_SOURCE_DIR, 'sdk', 'arcade-sdk.d.ts'));
     const demoRoot = join(WEB_SOURCE_DIR, 'demo-games');
     for (const game of readdirSync(demoRoot)) {
@@ -87,11 +99,16 @@ export class WebAssetsService implements OnModuleInit {
     return this.bundles.get(name)!;
   }
 
+  /** A page script or the stylesheet by its name under /assets (`pages.js`, `host.js`, `arcade.css`). */
+  pageAsset(name: string): Asset | undefined {
+    return name === 'host.js' ? this.bundles.get('host') : name === 'pages.js' ? this.bundles.get('pages') : this.files.get(`/assets/${name}`);
+  }
+
   file(path: string): Asset | undefined {
     return this.files.get(path);
   }
 
   private addFile(urlPath: string, filePath: string): void {
-    this.files.set(urlPath, { body: readFileSync(filePath), contentType: CONTENT_TYPES[extname(filePath)] ?? 'application/octet-stream' });
+    this.files.set(urlPath, asset(readFileSync(filePath), CONTENT_TYPES[extname(filePath)] ?? 'application/octet-stream'));
   }
 }

@@ -41,7 +41,7 @@ describe('browser side: SDK files, pages, demo game (HTTP)', () => {
       expect(page.headers['content-security-policy']).toContain("script-src 'self'");
       expect(page.headers['content-security-policy']).not.toContain('unsafe-inline');
       expect(page.headers['x-frame-options']).toBe('DENY');
-      expect(page.text).toContain('<script src="/assets/pages.js" defer></script>');
+      expect(page.text).toMatch(/<script src="\/assets\/pages\.[0-9a-f]{12}\.js" defer><\/script>/);
       expect(page.text).toContain('<header class="topbar">');
     }
     const missing = await t.http().get('/games/no-such-game').expect(404);
@@ -77,7 +77,7 @@ describe('browser side: SDK files, pages, demo game (HTTP)', () => {
     expect(page.headers['cache-control']).toBe('no-store');
     expect(page.text).toContain('data-entry-url="/demo-games/coin-clicker/"');
     expect(page.text).toContain('data-preview="false"');
-    expect(page.text).toContain('<script src="/assets/host.js" defer></script>');
+    expect(page.text).toMatch(/<script src="\/assets\/host\.[0-9a-f]{12}\.js" defer><\/script>/);
     for (const id of ['balance', 'message', 'celebration', 'initials-input', 'initials-submit']) expect(page.text).toContain(`data-testid="${id}"`);
 
     for (const path of ['/play/no-such-game', '/play/NOT_A_SLUG']) {

@@ -6,6 +6,7 @@
 import type { ComponentChildren, JSX } from 'preact';
 import { renderToString } from 'preact-render-to-string';
 import type { Response } from 'express';
+import { assetPath } from '../../http/asset-path';
 import { PAGE_CSP, sendHtml } from '../../http/html-page';
 import type { AuthContext } from '../../modules/identity/auth-context';
 import { ICON_NODES } from '../icons';
@@ -96,10 +97,11 @@ export function Layout(props: LayoutProps) {
         <meta name="color-scheme" content="light dark" />
         <title>{`${props.title} — Arcade`}</title>
         <link rel="icon" href="data:," />
-        <link rel="stylesheet" href="/assets/arcade.css" />
-        <script src="/assets/pages.js" defer></script>
+        {/* Versioned paths, cached for a year (issue 14: http/asset-path.ts). */}
+        <link rel="stylesheet" href={assetPath('arcade.css')} />
+        <script src={assetPath('pages.js')} defer></script>
         {(props.scripts ?? []).map((name) => (
-          <script src={`/assets/${name}.js`} defer></script>
+          <script src={assetPath(`${name}.js`)} defer></script>
         ))}
       </head>
       <body data-page={props.page} {...data}>
