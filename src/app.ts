@@ -105,7 +105,7 @@ export async function createApp(config: Config & { databaseUrl: string }, option
   nest.useGlobalPipes(new AppValidationPipe());
   nest.useGlobalFilters(new AllExceptionsFilter());
   nest.enableShutdownHooks([]);
-  serveOpenApi(nest);
+  serveOpenApi(nest, config.publicOrigin);
   try {
     await nest.init();
   } catch (error) {

@@ -28,24 +28,79 @@ const ERROR_SCHEMA = {
   additionalProperties: true,
 };
 
-export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
+const ERROR_CONTENT = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };
+const RETRY_AFTER_ONE = { 'Retry-After': { description: 'Seconds to wait: 1', schema: { type: 'integer', minimum: 1 } } };
+
+/**
+ * Answers any operation can give, whatever its route does: body parsing runs before routing (400,
+ * 413, 415), and a request that cannot reach the database in time is 503. Added to every
+ * operation that does not describe the status itself (see `withCommonAnswers`), written out in
+ * full rather than as `$ref`s, which some generators and checkers do not follow.
+ */
+export const COMMON_RESPONSES = {
+  400: {
+    description:
+      'INVALID_REQUEST: the body is not valid JSON, or is nested deeper than 32 levels, or holds U+0000, a lone surrogate, a `__proto__` or ' +
+      '`constructor` key; or a path, query or body value breaks its rule (`details` names the fields: at most 20 entries)',
+  },
+  404: { description: 'NOT_FOUND: no such resource (or one that is not yours)' },
+  413: { description: 'PAYLOAD_TOO_LARGE: the body is over 65,536 bytes' },
+  415: { description: 'UNSUPPORTED_MEDIA_TYPE: a non-empty body that is not JSON (`application/json` or `application/*+json`)' },
+  503: {
+    description: 'SERVICE_UNAVAILABLE: the database is unreachable or the request took longer than 9 seconds; retry after `Retry-After` (1) seconds',
+    headers: RETRY_AFTER_ONE,
+  },
+} as const;
+
+const OPERATION_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+/**
+ * What makes the document usable by client generators and linters (issue 14): every operation
+ * states its security (`security: []` when public: a route without an auth decorator is public,
+ * the route-auth test makes sure that is deliberate), and the answers every route can give
+ * (COMMON_RESPONSES: 400, 413, 415, 503; 404 where the path names a resource) unless the route
+ * describes them itself. Route-specific answers (401/403 from the auth decorators, 409, 410, 422,
+ * 429 ...) stay with each route: `@ApiErrors({ 404: 'NOT_FOUND: ...', 409: '...' })`.
+ */
+function withCommonAnswers(document: OpenAPIObject): void {
+  for (const [path, item] of Object.entries(document.paths)) {
+    for (const method of OPERATION_METHODS) {
+      const operation = item[method];
+      if (!operation) continue;
+      operation.security ??= [];
+      const responses = operation.responses;
+      for (const [status, common] of Object.entries(COMMON_RESPONSES)) {
+        if (status === '404' && !path.includes('{')) continue;
+        responses[status] ??= { description: common.description, content: ERROR_CONTENT, ...('headers' in common ? { headers: common.headers } : {}) };
+      }
+    }
+  }
+}
+
+export function buildOpenApiDocument(app: INestApplication, publicOrigin: string): OpenAPIObject {
   const config = new DocumentBuilder()
     .setOpenAPIVersion('3.1.0')
     .setTitle('Arcade Coin Service')
     .setDescription(
       'Play sessions, coin insertion, scores, leaderboards and achievements for web arcades. ' +
         'Player endpoints (`/api/play/...`) use the `auth_session` cookie; developer endpoints (`/api/v1/...`) use an API key ' +
-        '(`Authorization: Bearer svc_live_...` or `svc_test_...`). Every error has the flat shape `{ error, message, ... }`.',
+        '(`Authorization: Bearer svc_live_...` or `svc_test_...`). Every error has the flat shape `{ error, message, ... }`.\n\n' +
+        'Request bodies are JSON (`application/json`), at most 65,536 bytes and 32 levels deep; strings may not hold U+0000 or lone ' +
+        'surrogates, and no key may be `__proto__` or `constructor`. Answers with user or account data, and every error, carry ' +
+        '`Cache-Control: no-store`.',
     )
     .setVersion('1.0.0')
+    .addServer(publicOrigin, 'This service (PUBLIC_ORIGIN)')
     .addCookieAuth('auth_session', { type: 'apiKey', in: 'cookie', name: 'auth_session', description: 'Login session cookie set by /auth/login' }, COOKIE_SECURITY)
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'API key: svc_live_... or svc_test_...' }, API_KEY_SECURITY)
     .build();
   const document = SwaggerModule.createDocument(app, config, {
     operationIdFactory: (controllerKey, methodKey) => `${controllerKey.replace(/Controller$/, '')}_${methodKey}`,
   });
+  document.info.license = { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' } as OpenAPIObject['info']['license'];
   document.components = document.components ?? {};
   document.components.schemas = { ...(document.components.schemas ?? {}), Error: ERROR_SCHEMA as never };
+  withCommonAnswers(document);
   return sortKeys(document);
 }
 
@@ -62,8 +117,8 @@ function sortKeys<T>(value: T): T {
   return value;
 }
 
-export function serveOpenApi(app: INestApplication): OpenAPIObject {
-  const document = buildOpenApiDocument(app);
+export function serveOpenApi(app: INestApplication, publicOrigin: string): OpenAPIObject {
+  const document = buildOpenApiDocument(app, publicOrigin);
   SwaggerModule.setup('docs', app, document, {
     jsonDocumentUrl: 'openapi.json',
     yamlDocumentUrl: 'openapi.yaml',

@@ -40,7 +40,8 @@ export class CreateGameDto {
   @Max(5)
   coinsPerCredit!: number;
 
-  @ApiPropertyOptional({ description: 'Highest accepted score', example: 1000000, minimum: 0, maximum: MAX_SCORE_LIMIT, type: 'integer', default: MAX_SCORE_LIMIT })
+  // No `default` in the schema: generated clients would then require the field (issue 14).
+  @ApiPropertyOptional({ description: `Highest accepted score (default ${MAX_SCORE_LIMIT})`, example: 1000000, minimum: 0, maximum: MAX_SCORE_LIMIT, type: 'integer' })
   @IsOptional()
   @IsInt()
   @Min(0)
@@ -192,7 +193,7 @@ export class CreateAchievementDto {
   @IsIn(ICONS)
   iconKey!: string;
 
-  @ApiPropertyOptional({ description: 'Hidden: shown as ??? on the game page until the player unlocks it', example: false, default: false })
+  @ApiPropertyOptional({ description: 'Hidden: shown as ??? on the game page until the player unlocks it (default false)', example: false })
   @IsOptional()
   @IsBoolean()
   secret?: boolean;

@@ -20,7 +20,8 @@ export class SignUpDto {
   @Matches(/\S/, { message: 'displayName must not be blank' })
   displayName!: string;
 
-  @ApiPropertyOptional({ description: 'Also create the player profile and wallet (default true)', example: true, default: true })
+  // No `default` in the schema: generated clients would then require the field (issue 14; CONTRACT §2: optional).
+  @ApiPropertyOptional({ description: 'Also create the player profile and wallet (default true)', example: true })
   @IsOptional()
   @IsBoolean()
   linkPlayer?: boolean;
