@@ -3,15 +3,21 @@ import type { Response } from 'supertest';
 import { checkInvariants } from '../../src/ops/invariants';
 import type { TestApp } from '../support/app';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, DEFAULT_PASSWORD, adminCookie, createAchievement, createApiKey, createDeveloper, createWorldApp, logIn, publishGame, signUpVerifiedPlayer } from '../support/factories';
-import { anyJson, assertAnswer, bodyAround, fromSchema, hostileString, OpenApiDoc, Operation, resolveRef } from '../support/fuzz';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { encodeCursor } from '../../src/modules/catalogue/catalogue.service';
+import { anyJson, assertAnswer, bodyAround, ECHO_MARKER, encodeAny, fromSchema, hostileString, NON_JSON_TYPES, oddJsonBody, oddQueryValues, OpenApiDoc, Operation, resolveRef } from '../support/fuzz';
 import { fundPlayer, idempotencyKey, paidSession, startSession } from '../support/play';
 import { buildWorld, refreshCookie, World } from '../support/world';
 
 /**
- * Property-based fuzzing (fast-check, fixed seeds, bounded runs) of every operation in the served
- * /openapi.json: generated path ids, query strings, bodies, headers, cookies and API keys, with and
- * without valid credentials. Never a 5xx, every error in the flat shape, and the money invariants
- * hold afterwards. Then generated interleavings of insert-coin / score / unlock / heartbeat / end on
+ * Property-based fuzzing (fast-check, fixed seeds, bounded runs) of every operation in the committed
+ * docs/openapi.json (the snapshot test keeps it equal to the served /openapi.json): generated path
+ * ids (raw and percent-encoded), query strings, bodies (from the schema, broken, odd: deep, U+0000,
+ * lone surrogates, `__proto__`, other media types), headers, cookies and API keys, with and without
+ * valid credentials. Never a 5xx; every error in the flat shape, small, not cached, with no stack,
+ * no SQL and nothing of the body (support/fuzz.ts `assertAnswer`); the money invariants hold
+ * afterwards. Then generated interleavings of insert-coin / score / unlock / heartbeat / end on
  * shared play sessions, checked against a model of the wallet.
  */
 const RUNS_PER_OPERATION = 16;
@@ -100,7 +106,7 @@ function credentialHeaders(kind: AuthKind, c: Credentials, salt: string, at: num
     case 'truncatedCookie':
       return { Cookie: `auth_session=${token.slice(0, at % Math.max(1, token.length))}` };
     case 'garbageCookie':
-      return { Cookie: `auth_session=${encodeURIComponent(salt)}; other=${encodeURIComponent(salt)}` };
+      return { Cookie: `auth_session=${encodeAny(salt)}; other=${encodeAny(salt)}` };
     case 'oversizedChunks':
       return { Cookie: [0, 1, 2].map((i) => `auth_session.${i}=${'Z'.repeat(3000)}`).join('; ') };
     case 'liveKey':
@@ -124,7 +130,10 @@ const extraHeaders = fc.record(
     fetchSite: fc.constantFrom('cross-site', 'same-site', 'same-origin', 'none', 'garbage'),
     requestId: fc.string({ maxLength: 100 }).map((s) => s.replace(/[^\x20-\x7e]/g, '')),
     forwardedFor: fc.constantFrom('1.2.3.4', '::1', 'not-an-ip', '127.0.0.1, 10.0.0.1'),
-    contentType: fc.constantFrom('application/json', 'text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=utf-16', 'application/merge-patch+json', 'multipart/form-data; boundary=x'),
+    contentType: fc.oneof(
+      { weight: 3, arbitrary: fc.constantFrom('application/json', 'application/json; charset=utf-16', 'application/merge-patch+json') },
+      { weight: 1, arbitrary: fc.constantFrom(...NON_JSON_TYPES) },
+    ),
   },
   { requiredKeys: [] },
 );
@@ -145,9 +154,44 @@ describe('fuzzing every operation of /openapi.json', () => {
     const revoked = await createApiKey(t, dev, 'live', 'revoked');
     await t.http().delete(`/api/portal/keys/${revoked.id}`).set('Cookie', dev.cookie).expect(204);
     credentials = { world, revokedKey: revoked.key };
-    doc = (await t.http().get('/openapi.json').expect(200)).body;
+    doc = JSON.parse(readFileSync(resolve(__dirname, '../../docs/openapi.json'), 'utf8')) as OpenApiDoc;
   }, 120_000);
   afterAll(async () => t.close());
+
+  it('refuses odd bodies on every operation before anything else: 400 (deep, U+0000, lone surrogate, __proto__), 415, 413, nothing echoed', async () => {
+    const operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
+      Object.entries(methods)
+        .filter(([method]) => ['get', 'post', 'put', 'patch', 'delete'].includes(method))
+        .map(([method]) => ({ path, method })),
+    );
+    const json = 'application/json';
+    const odd: [string, string, number, string][] = [
+      [json, '{"a":'.repeat(33) + `"${ECHO_MARKER}"` + '}'.repeat(33), 400, 'INVALID_REQUEST'],
+      [json, '['.repeat(5000) + ']'.repeat(5000), 400, 'INVALID_REQUEST'],
+      [json, `{"v":"\\u0000${ECHO_MARKER}"}`, 400, 'INVALID_REQUEST'],
+      [json, `{"v":"${ECHO_MARKER}\\ud800"}`, 400, 'INVALID_REQUEST'],
+      [json, `{"\\udc00${ECHO_MARKER}":1}`, 400, 'INVALID_REQUEST'],
+      [json, `{"__proto__":{"isAdmin":true,"m":"${ECHO_MARKER}"}}`, 400, 'INVALID_REQUEST'],
+      [json, `{"a":[{"constructor":"${ECHO_MARKER}"}]}`, 400, 'INVALID_REQUEST'],
+      [json, `{"v":"${ECHO_MARKER}"`, 400, 'INVALID_REQUEST'],
+      [json, JSON.stringify({ v: ECHO_MARKER + 'x'.repeat(70_000) }), 413, 'PAYLOAD_TOO_LARGE'],
+    ];
+    const w = credentials.world;
+    for (const [index, { path, method }] of operations.entries()) {
+      const url = path.replace(/\{(\w+)\}/g, () => w.players[0].sessionId);
+      const nonJson = [NON_JSON_TYPES[index % NON_JSON_TYPES.length]!, NON_JSON_TYPES[(index + 1) % NON_JSON_TYPES.length]!];
+      for (const [type, body, status, error] of [...odd, ...nonJson.map((t): [string, string, number, string] => [t, `{"v":"${ECHO_MARKER}"}`, 415, 'UNSUPPORTED_MEDIA_TYPE'])]) {
+        cases.requests += 1;
+        const res = await t.http()[method as 'get'](url).set('Cookie', w.players[0].user.cookie).set('Content-Type', type).send(body);
+        assertAnswer(res, `${method.toUpperCase()} ${url} ${type} ${body.slice(0, 40)}`);
+        expect({ what: `${method} ${path} ${type} ${body.slice(0, 30)}`, status: res.status, error: res.body.error }).toEqual({
+          what: `${method} ${path} ${type} ${body.slice(0, 30)}`,
+          status,
+          error,
+        });
+      }
+    }
+  }, 120_000);
 
   it('answers every generated request without a 5xx, errors in the flat shape, and the invariants hold', async () => {
     const operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
@@ -176,6 +220,8 @@ describe('fuzzing every operation of /openapi.json', () => {
     };
     const ids = w.ids;
     const hostileId = fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...ids) }, { weight: 2, arbitrary: hostileString });
+    // Path segments sent as they are, not percent-encoded: broken escapes, an encoded NUL or lone surrogate.
+    const rawSegment = fc.constantFrom('%E0%A4%A', '%ED%A0%80', '%00', 'a%00b', '%FF', '%', '%2e%2e', '%C0%AF');
     /** The id of the world's own resource that a parameter names, so that well-formed requests reach deep code. */
     const fittingId = (path: string, name: string): string => {
       const [s0] = w.studios;
@@ -205,7 +251,7 @@ describe('fuzzing every operation of /openapi.json', () => {
         versionId: fc.constant(w.studios[0].game.versionId),
         scoreId: fc.constant(w.players[0].scoreId),
         idempotencyKey: fc.stringMatching(/^[A-Za-z0-9_.:-]{8,40}$/),
-        email: fc.oneof(fc.constant(w.players[1].user.email), fc.string({ minLength: 1, maxLength: 12 }).map((x) => `${encodeURIComponent(x).replace(/%/g, '')}x@example.test`)),
+        email: fc.oneof(fc.constant(w.players[1].user.email), fc.string({ minLength: 1, maxLength: 12 }).map((x) => `${encodeAny(x).replace(/%/g, '')}x@example.test`)),
         password: fc.oneof(fc.constant(DEFAULT_PASSWORD), fc.string({ maxLength: 20 })),
         initials: fc.stringMatching(/^[A-Z]{3}$/),
         key: fc.oneof(fc.constant(w.studios[0].achievementKey), fc.stringMatching(/^[a-z0-9][a-z0-9_-]{0,20}$/)),
@@ -218,11 +264,12 @@ describe('fuzzing every operation of /openapi.json', () => {
       const producesHtml = JSON.stringify(op.responses ?? {}).includes('text/html');
       const bodySchema = resolveRef(doc, op.requestBody?.content?.['application/json']?.schema);
       const body = op.requestBody ? bodyAround(doc, bodySchema, hints) : fc.constant(undefined);
-      const queryValue = fc.oneof(fc.constantFrom('1', '50', '100', '101', '0', 'all', 'week', 'true'), hostileString);
+      const queryValue = fc.oneof(fc.constantFrom('1', '50', '100', '101', '0', 'all', 'week', 'true', ...oddQueryValues(encodeCursor)), hostileString);
       // Half the requests are well-formed for the operation (its credential, the world's ids, a
       // body from its schema); the other half mix in everything hostile.
       const wellFormed = fc.record({
         params: fc.constant(pathNames.map((name) => fittingId(path, name))),
+        rawParams: fc.constant(undefined),
         query: fc.tuple(...queryParams.map((p) => (WELL_FORMED_QUERY[p.name] ? fc.option(fc.constantFrom(...WELL_FORMED_QUERY[p.name]!), { nil: undefined }) : fc.constant(undefined)))),
         duplicateQuery: fc.constant(false),
         extraQuery: fc.constant(undefined),
@@ -235,11 +282,19 @@ describe('fuzzing every operation of /openapi.json', () => {
       });
       const hostile = fc.record({
         params: fc.tuple(...pathNames.map(() => hostileId)),
+        rawParams: fc.option(fc.tuple(...pathNames.map(() => rawSegment)), { nil: undefined, freq: 4 }),
         query: fc.tuple(...queryParams.map(() => fc.option(queryValue, { nil: undefined }))),
         duplicateQuery: fc.boolean(),
         extraQuery: fc.option(fc.tuple(fc.string({ minLength: 1, maxLength: 10 }), hostileString), { nil: undefined, freq: 3 }),
         body: op.requestBody ? body : fc.option(anyJson, { nil: undefined, freq: 4 }),
-        rawBody: fc.option(fc.oneof(hostileString, fc.constantFrom('{', '{"a":', '[1,2', 'null', '"x"', '{"a":1}{"b":2}', 'x'.repeat(70_000))), { nil: undefined, freq: 6 }),
+        rawBody: fc.option(
+          fc.oneof(
+            hostileString,
+            oddJsonBody,
+            fc.constantFrom('{', `{"a":"${ECHO_MARKER}`, '[1,2', 'null', `"${ECHO_MARKER}`, '{"a":1}{"b":2}', `{${ECHO_MARKER}}`, 'x'.repeat(70_000)),
+          ),
+          { nil: undefined, freq: 3 },
+        ),
         auth: fc.oneof(fc.constant(fittingAuth(path, op)), fc.constantFrom(...AUTH_KINDS)),
         salt: hostileString,
         at: fc.nat(200),
@@ -251,7 +306,9 @@ describe('fuzzing every operation of /openapi.json', () => {
       await fc.assert(
         fc.asyncProperty(request, async (r) => {
           cases.requests += 1;
-          let url = path.replace(/\{(\w+)\}/g, (_m, name: string) => encodeURIComponent(r.params[pathNames.indexOf(name)]!));
+          let url = path.replace(/\{(\w+)\}/g, (_m, name: string) =>
+            r.rawParams ? r.rawParams[pathNames.indexOf(name)]! : encodeAny(r.params[pathNames.indexOf(name)]!),
+          );
           const search = new URLSearchParams();
           queryParams.forEach((p, i) => {
             const value = r.query[i];
@@ -286,24 +343,6 @@ describe('fuzzing every operation of /openapi.json', () => {
           perOperation.set(`${method} ${path}`, [...seen, `${res.status} ${res.status >= 400 ? String((res.body as { error?: string }).error) : ''}`]);
           // A generated sign-out revokes a world user's login session: sign that user in again.
           if (path === '/auth/logout' && res.status === 204) {
-            const w = credentials.world;
-    const scoredSessionId = w.players[0].sessionId;
-    let unpaidSessionId = '';
-    /**
-     * Undoes what earlier generated requests did to the world (a suspended or unpublished game, an
-     * ended play session, a scored insertion), so that every operation gets well-formed chances.
-     */
-    const heal = async () => {
-      const [s0] = w.studios;
-      await t.http().post(`/api/admin/games/${s0.game.gameId}/unsuspend`).set('Cookie', w.admin.cookie);
-      await t.http().post(`/api/admin/versions/${s0.game.versionId}/approve`).set('Cookie', w.admin.cookie);
-      await t.http().post(`/api/portal/games/${s0.game.gameId}/publish`).set('Cookie', s0.dev.cookie).send({ versionId: s0.game.versionId });
-      const fresh = await paidSession(t, w.players[0].user, s0.game.slug);
-      w.players[0].sessionId = fresh.sessionId;
-      w.players[0].insertionId = fresh.insertionId;
-      // Insert-coin gets a session of its own: the fresh insertion above would make it wait 500 ms.
-      unpaidSessionId = (await startSession(t, w.players[0].user, s0.game.slug)).sessionId;
-    };
             for (const user of [w.players[0].user, w.players[1].user, w.studios[0].dev]) await refreshCookie(t, user);
             w.admin.cookie = await logIn(t, ADMIN_EMAIL, ADMIN_PASSWORD);
           }
@@ -319,7 +358,7 @@ describe('fuzzing every operation of /openapi.json', () => {
   }, 600_000);
 
   it('answers unknown routes and methods with a flat 404 (or 400/401/403/405-as-404), never a 5xx', async () => {
-    const segment = fc.oneof(fc.constantFrom('api', 'v1', 'play', 'sessions', 'portal', 'admin', 'auth', 'games', '..', '%2e%2e', '%00', 'openapi.json'), hostileString.map(encodeURIComponent));
+    const segment = fc.oneof(fc.constantFrom('api', 'v1', 'play', 'sessions', 'portal', 'admin', 'auth', 'games', '..', '%2e%2e', '%00', 'openapi.json'), hostileString.map(encodeAny));
     await fc.assert(
       fc.asyncProperty(fc.constantFrom('get', 'post', 'put', 'patch', 'delete', 'options'), fc.array(segment, { minLength: 1, maxLength: 5 }), fc.constantFrom<AuthKind>('none', 'player', 'liveKey'), async (method, parts, auth) => {
         cases.requests += 1;

@@ -53,6 +53,9 @@ export const HOSTILE_STRINGS = [
   'A'.repeat(300),
   '__proto__',
   'constructor',
+  '\ud800',
+  'lone \udfff low',
+  '%E0%A4%A',
 ];
 
 export const hostileString: fc.Arbitrary<string> = fc.oneof(
@@ -162,8 +165,44 @@ export function bodyAround(doc: OpenApiDoc, schema: Schema | undefined, hints: H
   return fc.oneof({ weight: 3, arbitrary: valid }, { weight: 5, arbitrary: mutated }, { weight: 1, arbitrary: anyJson });
 }
 
+/** encodeURIComponent that takes any string: a lone surrogate (which URLs cannot carry) becomes U+FFFD. */
+export function encodeAny(value: string): string {
+  return encodeURIComponent((value as string & { toWellFormed(): string }).toWellFormed());
+}
+
+/** A marker put into string values of hostile bodies: no error answer may repeat it (CONTRACT §13, issue 14). */
+export const ECHO_MARKER = 'EchoMarker7q';
+
 /**
- * Checks one answer: never a 5xx, every error in the flat shape with a known code. Browser pages
+ * JSON texts the body parser must refuse whatever the operation (CONTRACT §13), with the status:
+ * nesting over 32 levels (up to ~5,000), U+0000 and lone surrogates in strings and keys,
+ * `__proto__` / `constructor` keys at any depth.
+ */
+export const oddJsonBody: fc.Arbitrary<string> = fc.oneof(
+  fc.integer({ min: 33, max: 5000 }).map((depth) => '{"a":'.repeat(depth) + `"${ECHO_MARKER}"` + '}'.repeat(depth)),
+  fc.integer({ min: 33, max: 5000 }).map((depth) => '['.repeat(depth) + ']'.repeat(depth)),
+  fc.constantFrom('\\u0000', 'x\\u0000', '\\ud800', '\\udc00x', 'a\\ud83d').chain((odd) =>
+    fc.constantFrom(`{"v":"${odd}${ECHO_MARKER}"}`, `{"${odd}":"${ECHO_MARKER}"}`, `{"a":[{"b":"${ECHO_MARKER}${odd}"}]}`),
+  ),
+  fc.constantFrom('__proto__', 'constructor').chain((key) =>
+    fc.constantFrom(`{"${key}":{"isAdmin":true,"m":"${ECHO_MARKER}"}}`, `{"a":{"b":[{"${key}":"${ECHO_MARKER}"}]}}`, `[{"${key}":1}]`),
+  ),
+);
+
+/** Bodies of other media types: 415, never read as `{}`. */
+export const NON_JSON_TYPES = ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', 'application/jsonp', 'text/html'];
+
+/** Values for query parameters that once reached PostgreSQL as errors: U+0000, cursors of year 0000. */
+export function oddQueryValues(encodeCursor: (publishedAt: string, id: string) => string): string[] {
+  const id = '3b0d6c52-1c0e-4c57-9a0f-7f0f4b8d2e10';
+  return ['\u0000', 'a\u0000b', encodeCursor('0000-01-01T00:00:00.000000Z', id), encodeCursor('10000-01-01T00:00:00.000000Z', id), encodeCursor('2026-02-30T00:00:00.000000Z', id), '99999999999999999999', '-1'];
+}
+
+const LEAK = /\n\s+at \S|\bSELECT\s|\bINSERT\s+INTO\b|\bUPDATE\s+\w+\s+SET\b|\bDELETE\s+FROM\b|node_modules|\.ts:\d+|QueryFailedError|duplicate key value|violates .*constraint|syntax error at or near/i;
+
+/**
+ * Checks one answer: never a 5xx; every error in the flat shape with a known code, no stack or SQL,
+ * not cached, small (`details` at most 20 entries), not repeating ECHO_MARKER. Browser pages
  * (`html: true`, operations that produce text/html) may answer an HTML error page instead.
  */
 export function assertAnswer(res: { status: number; headers: Record<string, string>; body: unknown; text: string }, what: string, html = false): void {
@@ -172,9 +211,14 @@ export function assertAnswer(res: { status: number; headers: Record<string, stri
   const type = res.headers['content-type'] ?? '';
   if (html && type.startsWith('text/html')) return;
   if (!type.startsWith('application/json')) throw new Error(`${what} → ${res.status} with content-type ${type}: ${res.text.slice(0, 200)}`);
-  const body = res.body as { error?: unknown; message?: unknown };
+  const body = res.body as { error?: unknown; message?: unknown; details?: unknown };
   if (!body || typeof body !== 'object' || Array.isArray(body)) throw new Error(`${what} → ${res.status} body is not an object`);
   if (typeof body.error !== 'string' || !(ERROR_CODES as string[]).includes(body.error) || typeof body.message !== 'string') {
     throw new Error(`${what} → ${res.status} not the flat error shape: ${res.text.slice(0, 300)}`);
   }
+  if (LEAK.test(res.text)) throw new Error(`${what} → ${res.status} leaks a stack or SQL: ${res.text.slice(0, 300)}`);
+  if (res.text.includes(ECHO_MARKER)) throw new Error(`${what} → ${res.status} repeats the request body: ${res.text.slice(0, 300)}`);
+  if (res.text.length > 8192) throw new Error(`${what} → ${res.status} error answer of ${res.text.length} characters`);
+  if (body.details !== undefined && (!Array.isArray(body.details) || body.details.length > 20)) throw new Error(`${what} → ${res.status} details not capped: ${res.text.slice(0, 300)}`);
+  if (res.headers['cache-control'] !== 'no-store') throw new Error(`${what} → ${res.status} error without Cache-Control: no-store`);
 }
