@@ -1,4 +1,5 @@
 import { DynamicModule, Module, Type } from '@nestjs/common';
+import { ScheduleModule } from '@nestjs/schedule';
 import { APP_GUARD, DiscoveryModule } from '@nestjs/core';
 import { DataSource } from 'typeorm';
 import type { Config } from './config';
@@ -19,6 +20,7 @@ import { WebModule } from './web/web.module';
 import { PageFallbackModule } from './web/layout/page-fallback.module';
 import { ScoringModule } from './modules/scoring/scoring.module';
 import { AchievementsModule } from './modules/achievements/achievements.module';
+import { RetentionModule } from './modules/retention/retention.module';
 import { AuditModule } from './modules/audit/audit.module';
 
 export type ModuleImport = Type | DynamicModule;
@@ -42,6 +44,7 @@ const FEATURES = [
   AuditModule,
   CatalogueModule,
   WebModule,
+  RetentionModule,
   // Last: the HTML 404 page for unknown paths under /me, /developer, /admin and /checkout.
   PageFallbackModule,
 ];
@@ -56,6 +59,7 @@ export class AppModule {
         ConfigModule.forConfig(config),
         DatabaseModule.forDataSource(dataSource),
         throttlerRoot(clock),
+        ScheduleModule.forRoot(),
         ...FEATURES,
         ...extra,
         DiscoveryModule,

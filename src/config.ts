@@ -35,6 +35,8 @@ export interface Config {
   /** Milliseconds a request may wait for a pool connection. */
   dbAcquireTimeoutMs: number;
   dbPoolSize: number;
+  /** Idempotency keys are kept this many days (CONTRACT §7: at least 7), then purged. */
+  idempotencyRetentionDays: number;
   /** Express `trust proxy`: which hops may set X-Forwarded-For (the client address behind a load balancer). */
   trustProxy: string | number;
   rateLimits: {
@@ -200,6 +202,7 @@ export function loadConfig(env: Env = process.env): Config {
     dbAcquireTimeoutMs: int(env, 'DB_ACQUIRE_TIMEOUT_MS', 3000, 100, 10000),
     dbPoolSize: int(env, 'DB_POOL_SIZE', 20, 1, 500),
     trustProxy: trustProxy(env),
+    idempotencyRetentionDays: int(env, 'IDEMPOTENCY_RETENTION_DAYS', 30, 7, 3650),
     rateLimits: {
       loginPerEmail: rule(env, 'RATE_LIMIT_LOGIN_PER_EMAIL', { limit: 10, windowMs: 15 * 60_000 }),
       loginPerAddress: rule(env, 'RATE_LIMIT_LOGIN_PER_ADDRESS', { limit: 50, windowMs: 15 * 60_000 }),

@@ -44,4 +44,18 @@ export class IdempotencyRepository {
       [caller, key, statusCode, JSON.stringify(response)],
     );
   }
+
+  /**
+   * Deletes up to `limit` keys created before `cutoff`; returns how many. One short statement per
+   * batch; rows locked by a request in flight are skipped, not waited for.
+   */
+  async purgeBatch(cutoff: Date, limit: number): Promise<number> {
+    const rows = await this.uow.query(
+      `DELETE FROM idempotency_keys WHERE (caller, key) IN (
+         SELECT caller, key FROM idempotency_keys WHERE created_at < $1 LIMIT $2 FOR UPDATE SKIP LOCKED
+       ) RETURNING 1`,
+      [cutoff, limit],
+    );
+    return rows.length;
+  }
 }

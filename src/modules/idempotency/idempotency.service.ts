@@ -45,12 +45,17 @@ export class UnkeptAnswer<T> {
  * transaction, so a replay is answered before any state check (a key conflict only after the
  * request's `checkPath`, the path's 404, CONTRACT §16.17), and concurrent
  * duplicates wait for the first and then replay it; a use case that throws (402, 429, 410 ...)
- * rolls its claim back and the key stays usable. Answered keys are never deleted (§7: at least 7
- * days).
+ * rolls its claim back and the key stays usable. Answered keys are kept IDEMPOTENCY_RETENTION_DAYS
+ * (at least 7, §7), then the daily purge (RetentionService) deletes them.
  */
 @Injectable()
 export class IdempotencyService {
   constructor(private readonly keys: IdempotencyRepository, private readonly uow: UnitOfWork) {}
+
+  /** One batch of the retention purge: up to `limit` keys created before `cutoff`; returns how many went. */
+  purgeBatch(cutoff: Date, limit: number): Promise<number> {
+    return this.keys.purgeBatch(cutoff, limit);
+  }
 
   fingerprint(endpoint: string, resourceId: string, body: unknown): string {
     return requestFingerprint(endpoint, resourceId, body);

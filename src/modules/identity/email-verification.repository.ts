@@ -21,4 +21,15 @@ export class EmailVerificationRepository {
     );
     return row?.account_id;
   }
+
+  /** Deletes up to `limit` tokens used, or expired before `now`; returns how many. */
+  async purgeBatch(now: Date, limit: number): Promise<number> {
+    const rows = await this.uow.query(
+      `DELETE FROM email_verification_tokens WHERE token_hash IN (
+         SELECT token_hash FROM email_verification_tokens WHERE used_at IS NOT NULL OR expires_at < $1 LIMIT $2 FOR UPDATE SKIP LOCKED
+       ) RETURNING 1`,
+      [now, limit],
+    );
+    return rows.length;
+  }
 }

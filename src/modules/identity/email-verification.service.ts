@@ -47,6 +47,11 @@ export class EmailVerificationService {
     };
   }
 
+  /** One batch of the retention purge: tokens used, or expired by `now`. */
+  purgeBatch(now: Date, limit: number): Promise<number> {
+    return this.tokens.purgeBatch(now, limit);
+  }
+
   /** Verifies the token's account; an unknown, used or expired token is 400 INVALID_REQUEST. */
   async verify(token: string): Promise<string> {
     if (!TOKEN.test(token)) throw new InvalidVerificationTokenError();

@@ -35,6 +35,6 @@ import { PlayersService } from './players.service';
     AdminBootstrapService,
     CookieAuthenticator,
   ],
-  exports: [MailService, LoginSessionService, AccountsService, PlayersService, CookieAuthenticator],
+  exports: [MailService, LoginSessionService, EmailVerificationService, AccountsService, PlayersService, CookieAuthenticator],
 })
 export class IdentityModule {}

@@ -44,4 +44,15 @@ export class LoginSessionRepository {
   async revokeByHash(tokenHash: Buffer): Promise<void> {
     await this.uow.query('UPDATE login_sessions SET revoked_at = now() WHERE token_hash = $1 AND revoked_at IS NULL', [tokenHash]);
   }
+
+  /** Deletes up to `limit` login sessions that expired before `now` or were revoked; returns how many. */
+  async purgeBatch(now: Date, limit: number): Promise<number> {
+    const rows = await this.uow.query(
+      `DELETE FROM login_sessions WHERE id IN (
+         SELECT id FROM login_sessions WHERE expires_at < $1 OR revoked_at IS NOT NULL LIMIT $2 FOR UPDATE SKIP LOCKED
+       ) RETURNING 1`,
+      [now, limit],
+    );
+    return rows.length;
+  }
 }

@@ -47,6 +47,11 @@ export class LoginSessionService {
     };
   }
 
+  /** One batch of the retention purge: login sessions expired by `now`, or revoked. */
+  purgeBatch(now: Date, limit: number): Promise<number> {
+    return this.sessions.purgeBatch(now, limit);
+  }
+
   async revoke(token: string | undefined): Promise<void> {
     if (!token || !TOKEN.test(token)) return;
     await this.sessions.revokeByHash(hashToken(token));
