@@ -3,6 +3,7 @@ import { CreateLoginFailures1795316983442 } from './1795316983442-create-login-f
 import { AddWalletHead1795400000000 } from './1795400000000-add-wallet-head';
 import { DropLoginFailures1796100000000 } from './1796100000000-drop-login-failures';
 import { NormaliseAccountEmails1796100000001 } from './1796100000001-normalise-account-emails';
+import { BlockLedgerTruncate1796200000000 } from './1796200000000-block-ledger-truncate';
 import { AddAuditLogAndModeration1796300000000 } from './1796300000000-add-audit-log-and-moderation';
 
 /** Every migration, in order. Listed here (not globbed) so source and compiled builds agree. */
@@ -12,5 +13,6 @@ export const MIGRATIONS = [
   AddWalletHead1795400000000,
   DropLoginFailures1796100000000,
   NormaliseAccountEmails1796100000001,
+  BlockLedgerTruncate1796200000000,
   AddAuditLogAndModeration1796300000000,
 ];

@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
 import { AppModule, ModuleImport } from './app.module';
 import type { Config } from './config';
+import { grantAppRole } from './database/app-role';
 import { createDataSource, runMigrations } from './database/data-source';
 import { AllExceptionsFilter } from './errors/all-exceptions.filter';
 import { AppLogger, createRootLogger, requestLogging } from './http/logging';
@@ -28,21 +29,41 @@ export interface App {
 /** Bytes of request body accepted (CONTRACT §16.16: "64 KB" is 65,536 bytes). */
 export const BODY_LIMIT = 65_536;
 
-/** Connects and migrates, retrying while the database is still starting. */
-async function connect(config: Config & { databaseUrl: string }): Promise<DataSource> {
-  const dataSource = createDataSource(config.databaseUrl, config);
+/** Connects, retrying while the database is still starting. */
+async function initialize(dataSource: DataSource): Promise<DataSource> {
   const deadline = Date.now() + 30_000;
   for (;;) {
     try {
-      await dataSource.initialize();
-      break;
+      return await dataSource.initialize();
     } catch (error) {
       if (Date.now() > deadline) throw error;
       await new Promise((r) => setTimeout(r, 500));
     }
   }
-  await runMigrations(dataSource);
-  return dataSource;
+}
+
+/**
+ * Connects and migrates. With an owner URL (DATABASE_OWNER_URL, or the embedded PostgreSQL's
+ * superuser) the owner migrates and grants the service's role its data access (app-role.ts), and
+ * the service connects as that role; without one, DATABASE_URL's role does both.
+ */
+async function connect(config: Config & { databaseUrl: string }): Promise<DataSource> {
+  if (!config.databaseOwnerUrl) {
+    const dataSource = await initialize(createDataSource(config.databaseUrl, config));
+    await runMigrations(dataSource);
+    return dataSource;
+  }
+  const owner = await initialize(createDataSource(config.databaseOwnerUrl, { ...config, dbPoolSize: 2 }));
+  try {
+    await runMigrations(owner);
+    const dataSource = await initialize(createDataSource(config.databaseUrl, config));
+    const [{ role }] = (await dataSource.query('SELECT current_user AS role')) as { role: string }[];
+    const [{ ownerRole }] = (await owner.query('SELECT current_user AS "ownerRole"')) as { ownerRole: string }[];
+    if (role !== ownerRole) await grantAppRole(owner, role);
+    return dataSource;
+  } finally {
+    await owner.destroy();
+  }
 }
 
 /**

@@ -16,6 +16,11 @@ export interface Config {
   port: number;
   /** Unset: an embedded PostgreSQL under `dataDir/postgres`. */
   databaseUrl: string | undefined;
+  /**
+   * The schema owner, for migrations and the application role's grants; the service then connects
+   * with `databaseUrl` as a role that only reads and writes rows. Unset: `databaseUrl` does both.
+   */
+  databaseOwnerUrl: string | undefined;
   redisUrl: string | undefined;
   /** The origin players' browsers see, without a trailing slash. */
   publicOrigin: string;
@@ -187,6 +192,7 @@ export function loadConfig(env: Env = process.env): Config {
     nodeEnv,
     port,
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    databaseOwnerUrl: url(env, 'DATABASE_OWNER_URL', ['postgres:', 'postgresql:']),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     publicOrigin,
     publicOriginIsDefault: explicitOrigin === undefined,
@@ -221,6 +227,9 @@ export function loadConfig(env: Env = process.env): Config {
       queueLimit: int(env, 'PASSWORD_HASH_QUEUE', 100, 0, 100_000),
     },
   };
+  if (config.databaseOwnerUrl !== undefined && config.databaseUrl === undefined) {
+    throw new ConfigError('DATABASE_OWNER_URL', 'a URL only together with DATABASE_URL (the embedded PostgreSQL manages both roles itself)', redactUrl(config.databaseOwnerUrl));
+  }
   const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
   if (!levels.includes(config.logLevel)) throw new ConfigError('LOG_LEVEL', levels.join(', '), config.logLevel);
   return Object.freeze({ ...config, rateLimits: Object.freeze(config.rateLimits), passwordHashing: Object.freeze(config.passwordHashing) });

@@ -68,15 +68,18 @@ async function main(): Promise<void> {
 
   let embedded: EmbeddedDatabase | undefined;
   let databaseUrl = config.databaseUrl;
+  let databaseOwnerUrl = config.databaseOwnerUrl;
   const dataDir = resolve(config.dataDir, 'postgres');
   if (!databaseUrl) {
     logger.info({ dataDir }, 'DATABASE_URL is not set: starting the embedded PostgreSQL');
     embedded = await startEmbeddedPostgres(dataDir);
-    databaseUrl = embedded.url;
+    // Migrations as the superuser, requests as the application role (its passwords: <dataDir>.credentials.json).
+    databaseUrl = embedded.appUrl;
+    databaseOwnerUrl = embedded.url;
     logger.info({ embeddedPort: Number(new URL(databaseUrl).port) }, 'Embedded PostgreSQL is running');
   }
 
-  const app = await createApp({ ...config, databaseUrl }, { logger: root });
+  const app = await createApp({ ...config, databaseUrl, databaseOwnerUrl }, { logger: root });
   await app.nest.listen(config.port);
   printBanner(logger, pretty, {
     url: config.publicOrigin,

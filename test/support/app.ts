@@ -5,6 +5,7 @@ import type { ModuleImport } from '../../src/app.module';
 import { loadConfig } from '../../src/config';
 import { TestClock } from './clock';
 import { createTestDatabase, testPool } from './database';
+import { asAppRole } from './global-setup';
 
 export interface TestApp {
   app: App;
@@ -12,6 +13,7 @@ export interface TestApp {
   http: () => ReturnType<typeof request>;
   /** Read the database back (assertions only; never to set up state the API can set up). */
   db: Pool;
+  /** The owner's URL of the app's database (tests read with it and share it between apps). */
   databaseUrl: string;
   /** The rate limits' clock: `t.clock.advance(ms)` instead of sleeping through a window. */
   clock: TestClock;
@@ -32,7 +34,8 @@ const TEST_LIMITS = {
 /**
  * The real application, in-process, on a fresh real PostgreSQL database. `env` overrides
  * configuration variables (e.g. SESSION_IDLE_TIMEOUT_SECONDS); `databaseUrl` shares a database
- * between several instances, and `clock` their rate-limit clock.
+ * between several instances, and `clock` their rate-limit clock. The app connects as the run's
+ * application role and migrates as the owner, as a production deployment with DATABASE_OWNER_URL does.
  */
 export async function createTestApp(
   options: { env?: Record<string, string>; databaseUrl?: string; imports?: ModuleImport[]; requestDeadlineMs?: number; clock?: TestClock } = {},
@@ -46,10 +49,11 @@ export async function createTestApp(
     DB_POOL_SIZE: '10',
     ...TEST_LIMITS,
     ...options.env,
-    DATABASE_URL: databaseUrl,
+    DATABASE_URL: asAppRole(databaseUrl),
+    DATABASE_OWNER_URL: databaseUrl,
   });
   const clock = options.clock ?? new TestClock();
-  const app = await createApp({ ...config, databaseUrl }, { imports: options.imports, requestDeadlineMs: options.requestDeadlineMs, clock });
+  const app = await createApp({ ...config, databaseUrl: config.databaseUrl! }, { imports: options.imports, requestDeadlineMs: options.requestDeadlineMs, clock });
   const server = app.nest.getHttpServer();
   const db = testPool(databaseUrl);
   return {

@@ -17,5 +17,7 @@ export default async function globalTeardown(): Promise<void> {
   for (const { datname } of rows) {
     await admin.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`).catch(() => undefined);
   }
+  // The run's application role, once no database holds a grant to it any more.
+  await admin.query(`DROP ROLE IF EXISTS arcade_t_${runId}_app`).catch(() => undefined);
   await admin.end();
 }

@@ -11,15 +11,19 @@ export interface OutgoingMail {
 
 /**
  * Outgoing mail through MAIL_TRANSPORT: `console` writes the mail (verification link included)
- * to the log for local use; an smtp:// or smtps:// URL sends it with nodemailer.
+ * to the log for local use; an smtp:// or smtps:// URL sends it with nodemailer. With
+ * NODE_ENV=production the console transport logs only who and what: a mail's body holds a
+ * verification link, which signs its reader in as the address's owner (issue 14).
  */
 @Injectable()
 export class MailService implements OnModuleDestroy {
   private readonly logger = new Logger('Mail');
   private readonly transporter: Transporter | undefined;
   private readonly from: string;
+  private readonly logBodies: boolean;
 
   constructor(@Inject(CONFIG) config: Config) {
+    this.logBodies = config.nodeEnv !== 'production';
     this.transporter =
       config.mailTransport === 'console'
         ? undefined
@@ -35,7 +39,8 @@ export class MailService implements OnModuleDestroy {
 
   async send(mail: OutgoingMail): Promise<void> {
     if (!this.transporter) {
-      this.logger.log({ to: mail.to, subject: mail.subject, body: mail.text }, `Mail to ${mail.to}: ${mail.subject}`);
+      if (this.logBodies) this.logger.log({ to: mail.to, subject: mail.subject, body: mail.text }, `Mail to ${mail.to}: ${mail.subject}`);
+      else this.logger.warn({ to: mail.to, subject: mail.subject }, `Mail to ${mail.to} not sent (MAIL_TRANSPORT=console); its body is not logged in production`);
       return;
     }
     await this.transporter.sendMail({ from: this.from, to: mail.to, subject: mail.subject, text: mail.text });
