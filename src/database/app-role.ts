@@ -11,11 +11,26 @@ interface Queryable {
   query(sql: string, parameters?: unknown[]): Promise<unknown>;
 }
 
+interface Transactional {
+  transaction<T>(work: (manager: Queryable) => Promise<T>): Promise<T>;
+}
+
 function identifier(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
 }
 
-export async function grantAppRole(owner: Queryable, appRole: string): Promise<void> {
+/**
+ * In one transaction, one instance at a time: instances starting together would otherwise update
+ * the same catalog rows at once ("tuple concurrently updated").
+ */
+export async function grantAppRole(owner: Transactional, appRole: string): Promise<void> {
+  await owner.transaction(async (tx) => {
+    await tx.query("SELECT pg_advisory_xact_lock(hashtext('arcade:grants'))");
+    await grant(tx, appRole);
+  });
+}
+
+async function grant(owner: Queryable, appRole: string): Promise<void> {
   const role = identifier(appRole);
   await owner.query(`GRANT USAGE ON SCHEMA public TO ${role}`);
   await owner.query(`GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO ${role}`);
@@ -30,10 +45,12 @@ export async function grantAppRole(owner: Queryable, appRole: string): Promise<v
   // The migration history is the owner's business.
   await owner.query(`REVOKE ALL ON schema_migrations FROM ${role}`);
   // Nobody but the owner creates objects (already so from PostgreSQL 15; older servers allowed everyone).
+  await owner.query('SAVEPOINT revoke_create');
   try {
     await owner.query('REVOKE CREATE ON SCHEMA public FROM PUBLIC');
   } catch (error) {
     // An owner that is not the schema's owner may not change this; the app role still owns nothing.
     if ((error as { code?: string }).code !== '42501') throw error;
+    await owner.query('ROLLBACK TO SAVEPOINT revoke_create');
   }
 }

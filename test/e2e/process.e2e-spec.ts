@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,10 +31,12 @@ describe('service process', () => {
     try {
       const first = await startService({ DATA_DIR: dataDir }, { timeoutMs: 60_000 });
       expect(existsSync(join(dataDir, 'postgres', 'PG_VERSION'))).toBe(true);
-      expect(first.output()).not.toContain('postgres:arcade@'); // the embedded URL's password is never logged
+      // The superuser's password is generated once and kept beside the data (issue 14), never logged.
+      const { superuserPassword: password } = JSON.parse(readFileSync(join(dataDir, 'postgres.credentials.json'), 'utf8')) as { superuserPassword: string };
+      expect(first.output()).not.toContain(password);
       const port = Number(/"embeddedPort":(\d+)/.exec(first.output())?.[1]);
       expect(port).toBeGreaterThan(0);
-      const client = new Client({ host: '127.0.0.1', port, user: 'postgres', password: 'arcade', database: 'arcade' });
+      const client = new Client({ host: '127.0.0.1', port, user: 'postgres', password, database: 'arcade' });
       await client.connect();
       await client.query("INSERT INTO app_settings (key, value) VALUES ('process-test-marker', 'kept')");
       await client.end();
@@ -43,7 +45,7 @@ describe('service process', () => {
 
       const second = await startService({ DATA_DIR: dataDir }, { timeoutMs: 60_000 });
       const port2 = Number(/"embeddedPort":(\d+)/.exec(second.output())?.[1]);
-      const again = new Client({ host: '127.0.0.1', port: port2, user: 'postgres', password: 'arcade', database: 'arcade' });
+      const again = new Client({ host: '127.0.0.1', port: port2, user: 'postgres', password, database: 'arcade' });
       await again.connect();
       const { rows } = await again.query("SELECT value FROM app_settings WHERE key = 'process-test-marker'");
       await again.end();
