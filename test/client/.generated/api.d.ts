@@ -357,7 +357,7 @@ export interface paths {
         put?: never;
         /**
          * Submit a player score
-         * @description Binds the score to the play session's latest insertion (one score per insertion). Idempotent per `idempotencyKey`: a retry returns the original result with `replayed: true`. Test-mode sessions need no coin and save nothing. Rate limited per play session (`RATE_LIMIT_SCORE_PER_SESSION`, default 30 per 60 s) and per player (`RATE_LIMIT_SCORE_PER_PLAYER`, default 120 per 60 s); a replay is never limited.
+         * @description Binds the score to the play session's latest insertion (one score per insertion). Idempotent per `idempotencyKey`: a retry returns the original result with `replayed: true`. Test-mode sessions need no coin and save nothing.
          */
         post: operations["Scoring_submit"];
         delete?: never;
@@ -377,7 +377,7 @@ export interface paths {
         put?: never;
         /**
          * Save high-score initials
-         * @description Sets the initials of the caller's own score saved in this play session (also after the session ended) and saves them as the player's preference: every score saved from then on takes them at once. Earlier scores keep what they had. Rate limited per player (`RATE_LIMIT_INITIALS_PER_PLAYER`, default 30 per 60 s).
+         * @description Sets the initials of the caller's own score saved in this play session (also after the session ended) and saves them as the player's preference: every score saved from then on takes them at once. Earlier scores keep what they had.
          */
         post: operations["Scoring_saveInitials"];
         delete?: never;
@@ -656,7 +656,7 @@ export interface paths {
         put?: never;
         /**
          * Submit a trusted, server-verified score
-         * @description Requires a live key. Binds the score to a paid insertion of one of your games (one score per insertion); it shows on the board as `verified: true`. `achievedAt` is the time of submission. Idempotent per `idempotencyKey` (per developer). Rate limited per API key (`RATE_LIMIT_DEVELOPER_PER_KEY`, default 600 per 60 s); a replay is never limited.
+         * @description Requires a live key. Binds the score to a paid insertion of one of your games (one score per insertion); it shows on the board as `verified: true`. `achievedAt` is the time of submission. Idempotent per `idempotencyKey` (per developer).
          */
         post: operations["TrustedScore_submit"];
         delete?: never;
@@ -713,14 +713,14 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The login page (HTML): sign in and sign up
-         * @description After signing in the page goes to `next` when it is a path on this origin, else to /.
+         * The sign-in page (HTML): sign in and sign up
+         * @description After signing in or up the page goes to `next` when it is a path on this origin, else to /me. A visitor already signed in is redirected (302) there at once.
          */
         get: operations["Auth_loginPage"];
         put?: never;
         /**
          * Sign in with e-mail and password
-         * @description Sets the auth_session cookie. Failed attempts count toward two sliding-window limits, checked before the password: per client address (`RATE_LIMIT_LOGIN_PER_ADDRESS`, default 50 failures per 15 minutes) and per e-mail (`RATE_LIMIT_LOGIN_PER_EMAIL`, default 10 failures per 15 minutes). Once a limit is reached every attempt answers 429, the right password included; a successful sign-in clears the failures of its e-mail.
+         * @description Sets the auth_session cookie. Failed attempts count toward two sliding-window limits, checked before the password: per client address (`RATE_LIMIT_LOGIN_PER_ADDRESS`, default 50 failures per 15 minutes) and per e-mail (`RATE_LIMIT_LOGIN_PER_EMAIL`, default 10 failures per 15 minutes). Once a limit is reached every attempt answers 429, the right password included; a successful sign-in clears the failures of its e-mail. E-mail addresses are compared after Unicode NFC normalisation and lower-casing of the whole address.
          */
         post: operations["Auth_logIn"];
         delete?: never;
@@ -760,7 +760,7 @@ export interface paths {
         put?: never;
         /**
          * Create an account and sign in
-         * @description Sets the auth_session cookie. The e-mail starts unverified; a verification mail is sent.
+         * @description Sets the auth_session cookie. The e-mail starts unverified; a verification mail is sent unless the mail limits (see `POST /auth/verify-email/resend`) are reached. E-mail addresses are compared after Unicode NFC normalisation and lower-casing of the whole address.
          */
         post: operations["Auth_signUp"];
         delete?: never;
@@ -790,6 +790,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/verify-email/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mail the verification link again
+         * @description Mails a new verification link to the signed-in account's address (earlier links stay valid until they expire). `sent: false` when the e-mail is verified already (nothing is sent).
+         */
+        post: operations["Auth_resendVerification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/developer": {
         parameters: {
             query?: never;
@@ -797,8 +817,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The developer portal (redirects to its key page) */
-        get: operations["DeveloperPages_portal"];
+        /**
+         * The developer portal (HTML)
+         * @description A developer's games (status, current version, this month's earnings) and the "Create game" form; for other accounts, "Become a developer".
+         */
+        get: operations["DeveloperPages_home"];
         put?: never;
         post?: never;
         delete?: never;
@@ -816,9 +839,9 @@ export interface paths {
         };
         /**
          * The API key page (HTML)
-         * @description Signed out: redirects to the login page. Otherwise offers to become a developer, or creates, lists and revokes keys.
+         * @description Creates (the key shown once), lists and revokes API keys.
          */
-        get: operations["DeveloperPages_keys"];
+        get: operations["DeveloperPages_keysPage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -836,7 +859,7 @@ export interface paths {
         };
         /**
          * A game page (HTML): leaderboard (all time / this week) and achievements
-         * @description Read by the page from GET /api/games/{slug} and GET /api/games/{slug}/scores; secret achievements are masked.
+         * @description Read by the page from GET /api/games/{slug} and GET /api/games/{slug}/scores; secret achievements are masked. Unknown or unpublished: the 404 page.
          */
         get: operations["Pages_game"];
         put?: never;
@@ -871,7 +894,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The database is reachable */
+        /**
+         * The database is reachable
+         * @description Ready means the database answers. Redis is not required: without it the rate limits count in process (`details.rateLimits` says so).
+         */
         get: operations["Health_ready"];
         put?: never;
         post?: never;
@@ -890,7 +916,7 @@ export interface paths {
         };
         /**
          * The host page (HTML) that runs a game
-         * @description Starts a play session (POST /api/play/sessions), embeds the game entry URL in `<iframe sandbox="allow-scripts">` and answers the SDK bridge by calling the player endpoints with the cookie. Signed-out visitors are redirected to /auth/login?next=/play/{slug}.
+         * @description Starts a play session (POST /api/play/sessions), embeds the game entry URL in `<iframe sandbox="allow-scripts">` and answers the SDK bridge by calling the player endpoints with the cookie. Owners and admins preview (a test-mode session) with `preview=1`, or a given version with `version={versionId}`; for anyone else both are ignored. A game this visitor cannot play: the 404 page.
          */
         get: operations["Pages_play"];
         put?: never;
@@ -1619,6 +1645,13 @@ export interface components {
              */
             reason?: string;
         };
+        ResendVerificationResultDto: {
+            /**
+             * @description Whether a mail was sent: false when the e-mail is verified already
+             * @example true
+             */
+            sent: boolean;
+        };
         RewardItemDto: {
             /**
              * @description An iconKey (spec §2.7)
@@ -1855,6 +1888,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The HTML 404 page */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
                 };
             };
             /** @description PAYLOAD_TOO_LARGE: the body is over 65,536 bytes */
@@ -3474,7 +3516,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests; `Retry-After` header (whole seconds, at least 1) and `retryAfterMs` in the body */
+            /** @description RATE_LIMITED: per play session (`RATE_LIMIT_SCORE_PER_SESSION`, default 30 per 60 s) and per player (`RATE_LIMIT_SCORE_PER_PLAYER`, default 120 per 60 s), counted after every other check; a replay is never limited. `Retry-After` header (whole seconds, at least 1) and `retryAfterMs` in the body */
             429: {
                 headers: {
                     /** @description Seconds to wait (integer, at least 1) */
@@ -3577,7 +3619,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests; `Retry-After` header (whole seconds, at least 1) and `retryAfterMs` in the body */
+            /** @description RATE_LIMITED: per player (`RATE_LIMIT_INITIALS_PER_PLAYER`, default 30 per 60 s). `Retry-After` header (whole seconds, at least 1) and `retryAfterMs` in the body */
             429: {
                 headers: {
                     /** @description Seconds to wait (integer, at least 1) */
@@ -5288,7 +5330,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests; `Retry-After` header (whole seconds, at least 1) and `retryAfterMs` in the body */
+            /** @description RATE_LIMITED: too many requests with this API key (`RATE_LIMIT_DEVELOPER_PER_KEY`, default 600 per 60 s); a replay is never limited. `Retry-After` header (whole seconds, at least 1) and `retryAfterMs` in the body */
             429: {
                 headers: {
                     /** @description Seconds to wait (integer, at least 1) */
@@ -5509,7 +5551,7 @@ export interface operations {
             query?: {
                 /** @description Outcome of a verification link: 1 verified, 0 invalid or expired */
                 verified?: "0" | "1";
-                /** @description Where to go after signing in: a path on this origin (anything else goes to /) */
+                /** @description Where to go after signing in: a path on this origin (anything else goes to /me) */
                 next?: unknown;
             };
             header?: never;
@@ -5527,6 +5569,14 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description Already signed in: redirect to `next` (a path on this origin) or /me */
+            302: {
+                headers: {
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description INVALID_REQUEST: the body is not valid JSON, or is nested deeper than 32 levels, or holds U+0000, a lone surrogate, a `__proto__` or `constructor` key; or a path, query or body value breaks its rule (`details` names the fields: at most 20 entries) */
             400: {
                 headers: {
@@ -5534,6 +5584,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The HTML 404 page */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
                 };
             };
             /** @description PAYLOAD_TOO_LARGE: the body is over 65,536 bytes */
@@ -5634,7 +5693,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many attempts; `Retry-After` header (whole seconds, at least 1) and `retryAfterMs` in the body */
+            /** @description RATE_LIMITED: too many failed attempts from this client address (`RATE_LIMIT_LOGIN_PER_ADDRESS`, default 50 per 15 minutes) or for this e-mail (`RATE_LIMIT_LOGIN_PER_EMAIL`, default 10 per 15 minutes). `Retry-After` header (whole seconds, at least 1) and `retryAfterMs` in the body */
             429: {
                 headers: {
                     /** @description Seconds to wait (integer, at least 1) */
@@ -5645,11 +5704,9 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description SERVICE_UNAVAILABLE: the database is unreachable or the request took longer than 9 seconds; retry after `Retry-After` (1) seconds */
+            /** @description SERVICE_UNAVAILABLE: too many passwords being checked at this moment; `Retry-After: 1` */
             503: {
                 headers: {
-                    /** @description Seconds to wait: 1 */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5790,11 +5847,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description SERVICE_UNAVAILABLE: the database is unreachable or the request took longer than 9 seconds; retry after `Retry-After` (1) seconds */
+            /** @description RATE_LIMITED: too many sign-ups from this client address (`RATE_LIMIT_SIGNUP_PER_ADDRESS`, default 30 per hour) or from everyone (`RATE_LIMIT_SIGNUP_GLOBAL`, default 300 per minute); checked before validation: every attempt counts unless refused itself. `Retry-After` header (whole seconds, at least 1) and `retryAfterMs` in the body */
+            429: {
+                headers: {
+                    /** @description Seconds to wait (integer, at least 1) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: too many passwords being hashed at this moment; `Retry-After: 1` */
             503: {
                 headers: {
-                    /** @description Seconds to wait: 1 */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5933,7 +5999,7 @@ export interface operations {
             };
         };
     };
-    DeveloperPages_portal: {
+    Auth_resendVerification: {
         parameters: {
             query?: never;
             header?: never;
@@ -5942,9 +6008,107 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Redirect to /developer/keys */
+            /** @description A new link was mailed (`sent: true`), or the e-mail is verified already */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendVerificationResultDto"];
+                };
+            };
+            /** @description INVALID_REQUEST: the body is not valid JSON, or is nested deeper than 32 levels, or holds U+0000, a lone surrogate, a `__proto__` or `constructor` key; or a path, query or body value breaks its rule (`details` names the fields: at most 20 entries) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: a state-changing request from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is over 65,536 bytes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: a non-empty body that is not JSON (`application/json` or `application/*+json`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: verification mails per account (`RATE_LIMIT_MAIL_PER_ACCOUNT`, default 5 per hour), per client address (`RATE_LIMIT_MAIL_PER_ADDRESS`, default 30 per hour) and for everyone (`RATE_LIMIT_MAIL_GLOBAL`, default 1000 per hour); the mail sent at sign-up counts too. `Retry-After` header (whole seconds, at least 1) and `retryAfterMs` in the body */
+            429: {
+                headers: {
+                    /** @description Seconds to wait (integer, at least 1) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unreachable or the request took longer than 9 seconds; retry after `Retry-After` (1) seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait: 1 */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    DeveloperPages_home: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The HTML page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Signed out: redirect to /auth/login?next=<this path> */
             302: {
                 headers: {
+                    /** @description The sign-in page */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5956,6 +6120,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The HTML 404 page: unknown or foreign resource, or a role the visitor lacks */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
                 };
             };
             /** @description PAYLOAD_TOO_LARGE: the body is over 65,536 bytes */
@@ -5989,7 +6162,7 @@ export interface operations {
             };
         };
     };
-    DeveloperPages_keys: {
+    DeveloperPages_keysPage: {
         parameters: {
             query?: never;
             header?: never;
@@ -6007,9 +6180,11 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description Signed out: redirect to /auth/login?next=/developer/keys */
+            /** @description Signed out: redirect to /auth/login?next=<this path> */
             302: {
                 headers: {
+                    /** @description The sign-in page */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6021,6 +6196,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The HTML 404 page: unknown or foreign resource, or a role the visitor lacks */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
                 };
             };
             /** @description PAYLOAD_TOO_LARGE: the body is over 65,536 bytes */
@@ -6084,7 +6268,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No such published game (an HTML page) */
+            /** @description The HTML 404 page */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6199,8 +6383,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        details: {
+                            /** @enum {string} */
+                            database: "up";
+                            /**
+                             * @description Where the rate-limit counters are: `redis` (shared by every instance), `in-process` (no REDIS_URL), or `in-process (Redis unreachable)`: REDIS_URL is set but Redis does not answer, each instance counts alone until it is back
+                             * @enum {string}
+                             */
+                            rateLimits: "in-process" | "redis" | "in-process (Redis unreachable)";
+                        };
                         /** @example ok */
-                        status?: string;
+                        status: string;
                     };
                 };
             };
@@ -6245,6 +6438,8 @@ export interface operations {
     Pages_play: {
         parameters: {
             query?: {
+                /** @description Owner or admin: preview this version of the game */
+                version?: string;
                 /** @description Owner or admin: play a test-mode (preview) session */
                 preview?: "1" | "true";
             };
@@ -6266,9 +6461,10 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description Not signed in: redirect to /auth/login?next=… */
+            /** @description Signed out: redirect to /auth/login?next=<this path> */
             302: {
                 headers: {
+                    /** @description The sign-in page */
                     Location?: string;
                     [name: string]: unknown;
                 };
@@ -6283,7 +6479,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No such game, or not playable by this user (an HTML page) */
+            /** @description The HTML 404 page: unknown or foreign resource, or a role the visitor lacks */
             404: {
                 headers: {
                     [name: string]: unknown;
