@@ -64,7 +64,8 @@ function hasBody(req: Request): boolean {
 export function jsonBody(limit: number) {
   const parse = express.json({ limit, strict: true, type: JSON_TYPES });
   return (req: Request, res: Response, next: NextFunction): void => {
-    if (!hasBody(req)) return next();
+    // No body, or one a route's own parser already read (the payment webhooks take raw bytes).
+    if (!hasBody(req) || req.readableEnded) return next();
     if (!req.is(JSON_TYPES)) return next(new UnsupportedMediaTypeError());
     parse(req, res, (error?: unknown) => {
       if (error) return next(error);
