@@ -2,6 +2,7 @@ import { DynamicModule, Module, Type } from '@nestjs/common';
 import { ScheduleModule } from '@nestjs/schedule';
 import { APP_GUARD, DiscoveryModule } from '@nestjs/core';
 import { DataSource } from 'typeorm';
+import type { DatabaseConnectivity } from './database/connectivity';
 import type { Config } from './config';
 import { ConfigModule } from './config.module';
 import { AuthGuard } from './http/auth.guard';
@@ -52,12 +53,12 @@ const FEATURES = [
 @Module({})
 export class AppModule {
   /** `clock`: the rate limits' clock (tests move it instead of waiting out a window). */
-  static register(config: Config, dataSource: DataSource, extra: ModuleImport[] = [], clock?: Clock): DynamicModule {
+  static register(config: Config, database: { dataSource: DataSource; connectivity: DatabaseConnectivity }, extra: ModuleImport[] = [], clock?: Clock): DynamicModule {
     return {
       module: AppModule,
       imports: [
         ConfigModule.forConfig(config),
-        DatabaseModule.forDataSource(dataSource),
+        DatabaseModule.forDataSource(database.dataSource, database.connectivity),
         throttlerRoot(clock),
         ScheduleModule.forRoot(),
         ...FEATURES,

@@ -8,6 +8,7 @@ import type { DataSource } from 'typeorm';
 import { AppModule, ModuleImport } from './app.module';
 import type { Config } from './config';
 import { grantAppRole } from './database/app-role';
+import { DatabaseConnectivity } from './database/connectivity';
 import { createDataSource, runMigrations } from './database/data-source';
 import { AllExceptionsFilter } from './errors/all-exceptions.filter';
 import { AppLogger, createRootLogger, requestLogging } from './http/logging';
@@ -47,16 +48,18 @@ async function initialize(dataSource: DataSource): Promise<DataSource> {
  * superuser) the owner migrates and grants the service's role its data access (app-role.ts), and
  * the service connects as that role; without one, DATABASE_URL's role does both.
  */
-async function connect(config: Config & { databaseUrl: string }): Promise<DataSource> {
+async function connect(config: Config & { databaseUrl: string }, connectivity: DatabaseConnectivity): Promise<DataSource> {
+  // Pool errors (idle connections cut by a restart) are logged once per outage, never fatal.
+  const hooks = { onPoolError: (error: unknown) => connectivity.failed(error) };
   if (!config.databaseOwnerUrl) {
-    const dataSource = await initialize(createDataSource(config.databaseUrl, config));
+    const dataSource = await initialize(createDataSource(config.databaseUrl, config, hooks));
     await runMigrations(dataSource);
     return dataSource;
   }
-  const owner = await initialize(createDataSource(config.databaseOwnerUrl, { ...config, dbPoolSize: 2 }));
+  const owner = await initialize(createDataSource(config.databaseOwnerUrl, { ...config, dbPoolSize: 2, databaseReadUrls: [] }));
   try {
     await runMigrations(owner);
-    const dataSource = await initialize(createDataSource(config.databaseUrl, config));
+    const dataSource = await initialize(createDataSource(config.databaseUrl, config, hooks));
     const [{ role }] = (await dataSource.query('SELECT current_user AS role')) as { role: string }[];
     const [{ ownerRole }] = (await owner.query('SELECT current_user AS "ownerRole"')) as { ownerRole: string }[];
     if (role !== ownerRole) await grantAppRole(owner, role);
@@ -71,7 +74,7 @@ async function connect(config: Config & { databaseUrl: string }): Promise<DataSo
  * headers, OpenAPI. Shared by main.ts and the tests, so tests exercise exactly what runs.
  */
 export interface CreateAppOptions {
-  /** Use this data source instead of connecting (it stays open on close). */
+  /** Use this (initialized, migrated) data source instead of connecting; the app closes it on close. */
   dataSource?: DataSource;
   /** Extra modules, for tests only (e.g. a controller that throws). */
   imports?: ModuleImport[];
@@ -84,8 +87,9 @@ export interface CreateAppOptions {
 }
 
 export async function createApp(config: Config & { databaseUrl: string }, options: CreateAppOptions = {}): Promise<App> {
-  const dataSource = options.dataSource ?? (await connect(config));
-  const nest = await NestFactory.create<NestExpressApplication>(AppModule.register(config, dataSource, options.imports, options.clock), {
+  const connectivity = new DatabaseConnectivity();
+  const dataSource = options.dataSource ?? (await connect(config, connectivity));
+  const nest = await NestFactory.create<NestExpressApplication>(AppModule.register(config, { dataSource, connectivity }, options.imports, options.clock), {
     bodyParser: false,
     bufferLogs: true,
     abortOnError: false,
@@ -145,8 +149,9 @@ export async function createApp(config: Config & { databaseUrl: string }, option
       if (closed) return;
       closed = true;
       draining = true;
+      // TypeORM's module closes the data source once the server has stopped; this is a second guard.
       await nest.close();
-      if (dataSource.isInitialized && !options.dataSource) await dataSource.destroy();
+      if (dataSource.isInitialized) await dataSource.destroy();
     },
   };
 }

@@ -25,6 +25,15 @@ describe('loadConfig', () => {
     });
   });
 
+  it('reads the read replicas as a list and keeps their passwords out of errors', () => {
+    expect(loadConfig({}).databaseReadUrls).toEqual([]);
+    expect(loadConfig({ DATABASE_READ_URLS: 'postgres://r1/arcade, postgresql://r2:5433/arcade' }).databaseReadUrls).toEqual([
+      'postgres://r1/arcade',
+      'postgresql://r2:5433/arcade',
+    ]);
+    expect(() => loadConfig({ DATABASE_READ_URLS: 'mysql://u:secret@r1/arcade' })).toThrow(/DATABASE_READ_URLS="mysql:\/\/u:\*\*\*@r1\/arcade"/);
+  });
+
   it('does not seed the demo world in production unless asked', () => {
     expect(loadConfig({ NODE_ENV: 'production' }).seedDemo).toBe(false);
     expect(loadConfig({ NODE_ENV: 'production', SEED_DEMO: 'true' }).seedDemo).toBe(true);
@@ -35,6 +44,7 @@ describe('loadConfig', () => {
     ['PORT', '70000', /PORT accepts an integer/],
     ['DATABASE_URL', 'mysql://x', /DATABASE_URL accepts a URL \(postgres:, postgresql:\)/],
     ['REDIS_URL', 'not a url', /REDIS_URL accepts a URL/],
+    ['DATABASE_READ_URLS', 'postgres://a/db,redis://b', /DATABASE_READ_URLS="redis:\/\/b"; DATABASE_READ_URLS accepts a comma-separated list of URLs/],
     ['PUBLIC_ORIGIN', 'https://a.example/path', /PUBLIC_ORIGIN accepts an origin/],
     ['SESSION_IDLE_TIMEOUT_SECONDS', '0', /SESSION_IDLE_TIMEOUT_SECONDS accepts an integer from 1/],
     ['SEED_DEMO', 'maybe', /SEED_DEMO accepts "true" or "false"/],

@@ -21,6 +21,8 @@ export interface Config {
    * with `databaseUrl` as a role that only reads and writes rows. Unset: `databaseUrl` does both.
    */
   databaseOwnerUrl: string | undefined;
+  /** Read replicas for public reads that tolerate lag (DATABASE_READ_URLS); empty: the primary serves all. */
+  databaseReadUrls: readonly string[];
   redisUrl: string | undefined;
   /** The origin players' browsers see, without a trailing slash. */
   publicOrigin: string;
@@ -105,6 +107,25 @@ function url(env: Env, name: string, protocols: string[]): string | undefined {
     throw new ConfigError(name, `a URL (${protocols.join(', ')})`, redactUrl(raw));
   }
   return raw;
+}
+
+/** A comma-separated list of URLs, each checked like `url()`. */
+function urlList(env: Env, name: string, protocols: string[]): string[] {
+  const raw = str(env, name);
+  if (raw === undefined) return [];
+  return raw.split(',').map((item) => {
+    const value = item.trim();
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(value);
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed || !protocols.includes(parsed.protocol)) {
+      throw new ConfigError(name, `a comma-separated list of URLs (${protocols.join(', ')})`, redactUrl(value));
+    }
+    return value;
+  });
 }
 
 /** "limit/seconds", e.g. "30/60" for 30 requests a minute. */
@@ -193,6 +214,7 @@ export function loadConfig(env: Env = process.env): Config {
     port,
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
     databaseOwnerUrl: url(env, 'DATABASE_OWNER_URL', ['postgres:', 'postgresql:']),
+    databaseReadUrls: Object.freeze(urlList(env, 'DATABASE_READ_URLS', ['postgres:', 'postgresql:'])),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     publicOrigin,
     publicOriginIsDefault: explicitOrigin === undefined,

@@ -1,21 +1,50 @@
 import { DataSource } from 'typeorm';
 import type { Config } from '../config';
 import { MIGRATIONS } from '../../migrations';
+import { ENTITIES } from './entities';
+
+export type DataSourceConfig = Pick<Config, 'dbPoolSize' | 'dbAcquireTimeoutMs' | 'dbStatementTimeoutMs'> & {
+  /** Read replicas (DATABASE_READ_URLS): TypeORM replication, used only by `UnitOfWork.queryReplica`. */
+  databaseReadUrls?: readonly string[];
+};
+
+export interface DataSourceHooks {
+  /** Every error a pool raises (an idle connection cut by a restart); the pool then replaces it. */
+  onPoolError?: (error: unknown) => void;
+}
 
 /**
- * The TypeORM data source: it owns the `pg` pool, the migrations and every transaction. The
- * schema changes only through migrations (never `synchronize`).
+ * The TypeORM data source: it owns the `pg` pools (the primary's, and the replicas' when
+ * DATABASE_READ_URLS is set), the entities, the migrations and every transaction. The schema
+ * changes only through migrations (never `synchronize`); test/e2e/schema.e2e-spec.ts checks that
+ * the entities and the migrated schema agree.
  */
-export function createDataSource(url: string, config: Pick<Config, 'dbPoolSize' | 'dbAcquireTimeoutMs' | 'dbStatementTimeoutMs'>): DataSource {
+export function createDataSource(url: string, config: DataSourceConfig, hooks: DataSourceHooks = {}): DataSource {
+  const readUrls = config.databaseReadUrls ?? [];
   return new DataSource({
     type: 'postgres',
-    url,
+    ...(readUrls.length > 0
+      ? {
+          replication: {
+            master: { url },
+            slaves: readUrls.map((readUrl) => ({ url: readUrl })),
+            // Entity reads stay on the primary unless a repository asks for a replica explicitly.
+            defaultMode: 'master' as const,
+          },
+        }
+      : { url }),
+    entities: ENTITIES,
     synchronize: false,
     migrationsRun: false,
     migrations: MIGRATIONS,
     migrationsTableName: 'schema_migrations',
     migrationsTransactionMode: 'each',
     logging: false,
+    // gen_random_uuid() is built into PostgreSQL 13+: no extension is created at start-up.
+    uuidExtension: 'pgcrypto',
+    installExtensions: false,
+    // Without a listener an idle connection cut by a database restart would end the process.
+    poolErrorHandler: (error: unknown) => hooks.onPoolError?.(error),
     extra: {
       max: config.dbPoolSize,
       connectionTimeoutMillis: config.dbAcquireTimeoutMs,

@@ -1,19 +1,29 @@
-import { Global, Module } from '@nestjs/common';
+import { DynamicModule, Global, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { DatabaseConnectivity } from './connectivity';
+import { DomainEvents } from './domain-events';
 import { UnitOfWork } from './unit-of-work';
 
 /**
- * Provides the DataSource (created, migrated and owned by createApp) and the unit of work to
- * every module.
+ * TypeORM's module on the DataSource that createApp created, migrated and owns (so that
+ * `TypeOrmModule.forFeature` and `@InjectRepository` work in the feature modules), the unit of
+ * work and the after-commit events, for every module.
  */
 @Global()
 @Module({})
 export class DatabaseModule {
-  static forDataSource(dataSource: DataSource) {
+  static forDataSource(dataSource: DataSource, connectivity: DatabaseConnectivity): DynamicModule {
     return {
       module: DatabaseModule,
-      providers: [{ provide: DataSource, useValue: dataSource }, UnitOfWork],
-      exports: [DataSource, UnitOfWork],
+      imports: [
+        TypeOrmModule.forRootAsync({
+          useFactory: () => dataSource.options,
+          dataSourceFactory: async () => dataSource,
+        }),
+      ],
+      providers: [{ provide: DatabaseConnectivity, useValue: connectivity }, UnitOfWork, DomainEvents],
+      exports: [DatabaseConnectivity, UnitOfWork, DomainEvents],
     };
   }
 }

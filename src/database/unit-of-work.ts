@@ -1,75 +1,69 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
-import type { Pool, PoolClient, QueryResultRow } from 'pg';
-import { isDatabaseUnavailable } from '../errors/database-errors';
+import { Injectable, Logger } from '@nestjs/common';
+import { DataSource, EntityManager, QueryRunner } from 'typeorm';
+import type { PoolClient, QueryResultRow } from 'pg';
+import { isDatabaseUnavailable, isRetryableTransactionError, pgError } from '../errors/database-errors';
+import { DatabaseConnectivity } from './connectivity';
 
 interface Transaction {
+  runner: QueryRunner;
+  /** pg's PoolClient under the runner (`QueryRunner.connect()` returns it): prepared statements go here. */
   client: PoolClient;
-  afterCommit: (() => void)[];
+  afterCommit: (() => unknown)[];
 }
 
+type Mode = 'master' | 'slave';
+
 /**
- * One transaction per use case. `run(work)` takes a connection from the pool TypeORM owns, opens a
- * transaction on it and keeps it in AsyncLocalStorage; nested `run` calls join it. Repositories
- * call `query()` on every call: inside a transaction it goes to that transaction's connection,
- * outside it to the pool.
+ * One transaction per use case. `run(work)` takes a QueryRunner from the DataSource, starts the
+ * transaction on it, keeps it (and its EntityManager) in AsyncLocalStorage for the repositories,
+ * and commits or rolls back; nested `run` calls join the outer transaction. A transaction that
+ * loses a race (deadlock 40P01, serialization failure 40001) is run once more, whole, before the
+ * error is answered 503. `afterCommit(fn)` runs `fn` after the outermost COMMIT, never after a
+ * rollback.
  *
- * Statements are sent as named prepared statements: parsed and planned once per connection. The
- * transaction is driven on the `pg` connection itself (BEGIN, COMMIT, ROLLBACK): TypeORM's
- * QueryRunner added an object graph, events and a logger call to every request for nothing we use
- * (docs/performance.md).
+ * Repositories call `query()`/`one()` (hand-written SQL, sent as named prepared statements on the
+ * runner's pg connection: parsed and planned once per connection) or use `manager` (TypeORM's
+ * entity API). Inside a transaction both go to the transaction's connection, outside it to a
+ * connection of the pool. `queryReplica()` is for public reads that tolerate replication lag.
+ *
+ * A connection that failed with a timeout or a connection error is destroyed, never pooled again:
+ * after a client-side timeout the server may still be running our statement inside the open
+ * transaction, and the next request would run its statements in that transaction.
  */
 @Injectable()
 export class UnitOfWork {
   private readonly storage = new AsyncLocalStorage<Transaction>();
   private readonly names = new Map<string, string>();
+  private readonly logger = new Logger('UnitOfWork');
 
-  constructor(readonly dataSource: DataSource) {}
-
-  private get pool(): Pool {
-    return (this.dataSource.driver as unknown as { master: Pool }).master;
-  }
+  constructor(
+    readonly dataSource: DataSource,
+    private readonly connectivity: DatabaseConnectivity,
+  ) {}
 
   async run<T>(work: () => Promise<T>): Promise<T> {
     if (this.storage.getStore()) return work();
-    const client = await this.pool.connect();
-    const transaction: Transaction = { client, afterCommit: [] };
-    let open = false;
-    let result: T;
+    let committed: { result: T; afterCommit: (() => unknown)[] };
     try {
-      await client.query('BEGIN');
-      open = true;
-      result = await this.storage.run(transaction, work);
-      open = false;
-      await client.query('COMMIT');
-      client.release();
+      committed = await this.attempt(work);
     } catch (error) {
-      // After a timeout or a lost connection the server may still be running our statement inside
-      // the open transaction; pooled again, that connection would run the next request's statements
-      // in this transaction. Such a connection (or one that cannot roll back) is destroyed.
-      let broken = isDatabaseUnavailable(error) || !open;
-      if (!broken) broken = await client.query('ROLLBACK').then(() => false, () => true);
-      client.release(broken ? (error instanceof Error ? error : true) : undefined);
-      throw error;
+      if (!isRetryableTransactionError(error)) throw error;
+      this.logger.warn({ sqlstate: pgError(error).code }, 'Transaction lost a race (deadlock or serialization failure); running it once more');
+      committed = await this.attempt(work);
     }
-    for (const fn of transaction.afterCommit) fn();
-    return result;
-  }
-
-  /**
-   * Runs `fn` once the current transaction has committed (at once outside a transaction); never
-   * when it rolls back. For effects outside the database: cache invalidation, events.
-   */
-  afterCommit(fn: () => void): void {
-    const transaction = this.storage.getStore();
-    if (transaction) transaction.afterCommit.push(fn);
-    else fn();
+    for (const callback of committed.afterCommit) this.invoke(callback);
+    return committed.result;
   }
 
   get inTransaction(): boolean {
     return this.storage.getStore() !== undefined;
+  }
+
+  /** The current transaction's EntityManager; outside a transaction the DataSource's. */
+  get manager(): EntityManager {
+    return this.storage.getStore()?.runner.manager ?? this.dataSource.manager;
   }
 
   /** For writes that must never half-commit (the ledger): refuses to run outside `run()`. */
@@ -79,15 +73,119 @@ export class UnitOfWork {
     }
   }
 
+  /**
+   * Runs `callback` after the outermost transaction commits (at once outside a transaction); it is
+   * dropped when the transaction rolls back. A callback's error (or rejected promise) is logged:
+   * the transaction has committed, so its answer stands.
+   */
+  afterCommit(callback: () => unknown): void {
+    const tx = this.storage.getStore();
+    if (tx) tx.afterCommit.push(callback);
+    else this.invoke(callback);
+  }
+
   async query<T extends QueryResultRow = QueryResultRow>(text: string, values: unknown[] = []): Promise<T[]> {
-    const target: Pool | PoolClient = this.storage.getStore()?.client ?? this.pool;
-    const result = await target.query<T>({ name: this.statementName(text), text, values });
-    return result.rows;
+    const tx = this.storage.getStore();
+    if (tx) return (await tx.client.query<T>({ name: this.statementName(text), text, values })).rows;
+    return this.outside('master', text, values);
   }
 
   async one<T extends QueryResultRow = QueryResultRow>(text: string, values: unknown[] = []): Promise<T | undefined> {
     const rows = await this.query<T>(text, values);
     return rows[0];
+  }
+
+  /**
+   * A read that tolerates replication lag (the public catalogue and boards): on a read replica when
+   * DATABASE_READ_URLS is set, else like `query()`. Inside a transaction it stays on the
+   * transaction (a use case reads what it wrote). A replica that cannot be reached is skipped for
+   * the primary.
+   */
+  async queryReplica<T extends QueryResultRow = QueryResultRow>(text: string, values: unknown[] = []): Promise<T[]> {
+    if (this.storage.getStore() || !this.dataSource.driver.isReplicated) return this.query<T>(text, values);
+    try {
+      return await this.outside<T>('slave', text, values);
+    } catch (error) {
+      if (!isDatabaseUnavailable(error)) throw error;
+      return this.outside<T>('master', text, values);
+    }
+  }
+
+  async oneReplica<T extends QueryResultRow = QueryResultRow>(text: string, values: unknown[] = []): Promise<T | undefined> {
+    return (await this.queryReplica<T>(text, values))[0];
+  }
+
+  private async attempt<T>(work: () => Promise<T>): Promise<{ result: T; afterCommit: (() => unknown)[] }> {
+    const runner = this.dataSource.createQueryRunner('master');
+    const client = await this.connect(runner);
+    const tx: Transaction = { runner, client, afterCommit: [] };
+    try {
+      await runner.startTransaction();
+      const result = await this.storage.run(tx, work);
+      await runner.commitTransaction();
+      await runner.release();
+      this.connectivity.succeeded();
+      return { result, afterCommit: tx.afterCommit };
+    } catch (error) {
+      this.connectivity.failed(error);
+      let broken = isDatabaseUnavailable(error) && !isRetryableTransactionError(error);
+      if (!broken && !runner.isReleased && runner.isTransactionActive) {
+        broken = await runner.rollbackTransaction().then(() => false, () => true);
+      }
+      await this.giveBack(runner, client, broken);
+      throw error;
+    }
+  }
+
+  /** One statement on a pooled connection (autocommit), given back at once. */
+  private async outside<T extends QueryResultRow>(mode: Mode, text: string, values: unknown[]): Promise<T[]> {
+    const runner = this.dataSource.createQueryRunner(mode);
+    const primary = mode === 'master';
+    const client = await this.connect(runner, primary);
+    let rows: T[];
+    try {
+      rows = (await client.query<T>({ name: this.statementName(text), text, values })).rows;
+    } catch (error) {
+      if (primary) this.connectivity.failed(error);
+      await this.giveBack(runner, client, isDatabaseUnavailable(error));
+      throw error;
+    }
+    await runner.release();
+    if (primary) this.connectivity.succeeded();
+    return rows;
+  }
+
+  private async connect(runner: QueryRunner, primary = true): Promise<PoolClient> {
+    try {
+      return (await runner.connect()) as PoolClient;
+    } catch (error) {
+      if (primary) this.connectivity.failed(error);
+      await runner.release();
+      throw error;
+    }
+  }
+
+  /**
+   * Returns the connection to the pool, or, when `broken`, closes it first: the pool drops a client
+   * that has been ended instead of handing it out again. A connection that failed on its own was
+   * already released (and dropped) by the runner's error listener.
+   */
+  private async giveBack(runner: QueryRunner, client: PoolClient, broken: boolean): Promise<void> {
+    if (runner.isReleased) return;
+    const closed = broken ? client.end().catch(() => undefined) : undefined;
+    await runner.release();
+    await closed;
+  }
+
+  private invoke(callback: () => unknown): void {
+    const failed = (error: unknown) =>
+      this.logger.error({ err: error instanceof Error ? error : new Error(String(error)) }, 'An after-commit callback failed');
+    try {
+      const result = callback();
+      if (result instanceof Promise) result.catch(failed);
+    } catch (error) {
+      failed(error);
+    }
   }
 
   private statementName(text: string): string {

@@ -40,6 +40,40 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return false;
 }
 
+/** The SQLSTATEs of a transaction that lost a race and succeeds when run again (UnitOfWork retries it once). */
+const RETRYABLE_SQLSTATES = new Set(['40001', '40P01']);
+
+export function isRetryableTransactionError(error: unknown): boolean {
+  const { code } = pgError(error);
+  return code !== undefined && RETRYABLE_SQLSTATES.has(code);
+}
+
+/**
+ * The connection itself failed or was never made (server down, restarting, unreachable,
+ * terminated): what the outage log line and the connectivity state are about. A statement timeout
+ * or a deadlock is not one.
+ */
+export function isConnectionFailure(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current && typeof current === 'object'; depth++) {
+    const e = current as { code?: unknown; message?: unknown; driverError?: unknown; cause?: unknown };
+    const code = typeof e.code === 'string' ? e.code : '';
+    if (code === '57P01' || code === '57P02' || code === '57P03' || code.startsWith('08') || UNAVAILABLE_NODE_CODES.has(code)) return true;
+    const message = typeof e.message === 'string' ? e.message : '';
+    if (CONNECTION_MESSAGES.some((m) => message.includes(m))) return true;
+    current = e.driverError ?? e.cause;
+  }
+  return false;
+}
+
+const CONNECTION_MESSAGES = [
+  'Connection terminated',
+  'Client has encountered a connection error',
+  'Connection is not established',
+  'the database system is',
+  'terminating connection',
+];
+
 /** The SQLSTATE and constraint of a (possibly wrapped) PostgreSQL error. */
 export function pgError(error: unknown): { code?: string; constraint?: string } {
   const e = error as { code?: string; constraint?: string; driverError?: { code?: string; constraint?: string } };

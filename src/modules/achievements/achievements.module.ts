@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AchievementUnlock } from './achievement-unlock.entity';
 import { PlaySessionsModule } from '../play-sessions/play-sessions.module';
 import { AchievementsController } from './achievements.controller';
 import { AchievementsRepository } from './achievements.repository';
@@ -6,7 +8,7 @@ import { UnlockAchievementService } from './unlock-achievement.service';
 
 /** Unlocks, XP and the rewards a first unlock earns. */
 @Module({
-  imports: [PlaySessionsModule],
+  imports: [TypeOrmModule.forFeature([AchievementUnlock]), PlaySessionsModule],
   controllers: [AchievementsController],
   providers: [AchievementsRepository, UnlockAchievementService],
 })

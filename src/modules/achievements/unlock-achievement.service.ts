@@ -32,32 +32,32 @@ export class UnlockAchievementService {
     private readonly unlocks: AchievementsRepository,
   ) {}
 
-  async unlock(player: Pick<PlayerContext, 'playerId' | 'isAdmin'>, playSessionId: string, key: string): Promise<UnlockResult> {
+  unlock(player: Pick<PlayerContext, 'playerId' | 'isAdmin'>, playSessionId: string, key: string): Promise<UnlockResult> {
     const playerId = player.playerId;
-    // CONTRACT §16.17: play session (404, 410), then game, then achievement, then first-or-repeat.
-    const session = await this.playSessions.requireActive(playerId, playSessionId);
-    const game = await this.games.findById(session.gameId);
-    // A test-mode session plays an unpublished game by design; only suspension ends it (admins excepted).
-    const playable = session.testMode ? game?.status !== 'suspended' || player.isAdmin : game?.status === 'published';
-    if (!game || !playable) throw new GameUnavailableError();
-    const definition = await this.games.findAchievement(game.id, key);
-    if (!definition || definition.status !== 'active') throw new AchievementNotFoundError();
-    const achievement = {
-      key: definition.key,
-      name: definition.name,
-      description: definition.description,
-      iconKey: definition.iconKey,
-      secret: definition.secret,
-    };
-
-    if (session.testMode) {
-      // No unlock and no XP: the celebration alone, so the developer sees it in preview; the
-      // stored test-mode session is kept alive like any other (§6).
-      await this.playSessions.touch(session.id);
-      return { achievement, unlocked: true, newlyUnlocked: true, unlockedAt: null, testMode: true, rewards: rewardsFor(definition, 0, 0) };
-    }
-
     return this.uow.run(async () => {
+      // CONTRACT §16.17: play session (404, 410), then game, then achievement, then first-or-repeat.
+      const session = await this.playSessions.requireActive(playerId, playSessionId);
+      const game = await this.games.findById(session.gameId);
+      // A test-mode session plays an unpublished game by design; only suspension ends it (admins excepted).
+      const playable = session.testMode ? game?.status !== 'suspended' || player.isAdmin : game?.status === 'published';
+      if (!game || !playable) throw new GameUnavailableError();
+      const definition = await this.games.findAchievement(game.id, key);
+      if (!definition || definition.status !== 'active') throw new AchievementNotFoundError();
+      const achievement = {
+        key: definition.key,
+        name: definition.name,
+        description: definition.description,
+        iconKey: definition.iconKey,
+        secret: definition.secret,
+      };
+
+      if (session.testMode) {
+        // No unlock and no XP: the celebration alone, so the developer sees it in preview; the
+        // stored test-mode session is kept alive like any other (§6).
+        await this.playSessions.touch(session.id);
+        return { achievement, unlocked: true, newlyUnlocked: true, unlockedAt: null, testMode: true, rewards: rewardsFor(definition, 0, 0) };
+      }
+
       const firstAt = await this.unlocks.insertUnlock(playerId, definition.id, session.id);
       await this.playSessions.touch(session.id);
       if (firstAt) {

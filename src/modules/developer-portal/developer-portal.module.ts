@@ -1,5 +1,11 @@
 import { Global, Module } from '@nestjs/common';
 import { WalletModule } from '../wallet/wallet.module';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { Developer } from './developer.entity';
+import { Game } from './game.entity';
+import { GameVersion } from './game-version.entity';
+import { Achievement } from './achievement.entity';
+import { ApiKey } from './api-key.entity';
 import { AchievementDefinitionsService } from './achievement-definitions.service';
 import { AchievementRepository } from './achievement.repository';
 import { AchievementDefinitionsController } from './achievement-definitions.controller';
@@ -18,7 +24,7 @@ import { GamesService } from './games.service';
 /** Developers, games, versions, achievement definitions, API keys. Global: `@ApiKeyAuth()` works in any module. */
 @Global()
 @Module({
-  imports: [WalletModule],
+  imports: [TypeOrmModule.forFeature([Developer, Game, GameVersion, Achievement, ApiKey]), WalletModule],
   controllers: [DevelopersController, GamesController, AchievementDefinitionsController, ApiKeysController, DeveloperPagesController],
   providers: [
     DeveloperRepository,

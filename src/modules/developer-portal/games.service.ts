@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { DomainEvents } from '../../database/domain-events';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { NotFoundError } from '../../errors/app-error';
 import { AchievementRecord, AchievementRepository } from './achievement.repository';
@@ -55,10 +56,9 @@ const versionNotFound = () => new NotFoundError('No such version.');
  */
 @Injectable()
 export class GamesService {
-  private readonly statusListeners: ((gameId: string) => void)[] = [];
-
   constructor(
     private readonly uow: UnitOfWork,
+    private readonly events: DomainEvents,
     private readonly games: GameRepository,
     private readonly achievements: AchievementRepository,
   ) {}
@@ -124,9 +124,11 @@ export class GamesService {
     });
   }
 
-  async addVersion(developerId: string, gameId: string, input: { label: string; entryUrl: string }): Promise<VersionView> {
-    await this.ownedGame(developerId, gameId);
-    return toVersionView(await this.games.insertVersion(gameId, input.label, input.entryUrl));
+  addVersion(developerId: string, gameId: string, input: { label: string; entryUrl: string }): Promise<VersionView> {
+    return this.uow.run(async () => {
+      await this.ownedGame(developerId, gameId);
+      return toVersionView(await this.games.insertVersion(gameId, input.label, input.entryUrl));
+    });
   }
 
   async listVersions(developerId: string, gameId: string): Promise<VersionView[]> {
@@ -135,22 +137,22 @@ export class GamesService {
   }
 
   publish(developerId: string, gameId: string, versionId: string): Promise<GameView> {
-    return this.changingStatus(() => this.uow.run(async () => {
+    return this.uow.run(async () => {
       const game = await this.ownedGame(developerId, gameId, true);
       const version = await this.games.versionById(versionId);
       if (!version || version.gameId !== game.id) throw versionNotFound();
       if (game.status === 'suspended') throw new GameSuspendedError();
       if (version.status !== 'approved') throw new VersionNotApprovedError();
-      return toGameView(await this.games.publish(game.id, version.id));
-    }));
+      return this.statusChanged(await this.games.publish(game.id, version.id));
+    });
   }
 
   unpublish(developerId: string, gameId: string): Promise<GameView> {
-    return this.changingStatus(() => this.uow.run(async () => {
+    return this.uow.run(async () => {
       const game = await this.ownedGame(developerId, gameId, true);
       if (game.status === 'suspended') throw new GameSuspendedError();
-      return toGameView(await this.games.setStatus(game.id, 'unpublished'));
-    }));
+      return this.statusChanged(await this.games.setStatus(game.id, 'unpublished'));
+    });
   }
 
   // Administration.
@@ -162,30 +164,25 @@ export class GamesService {
   }
 
   suspend(gameId: string): Promise<GameView> {
-    return this.changingStatus(() => this.uow.run(async () => {
+    return this.uow.run(async () => {
       const game = await this.games.byId(gameId, true);
       if (!game) throw gameNotFound();
-      return toGameView(await this.games.setStatus(game.id, 'suspended'));
-    }));
+      return this.statusChanged(await this.games.setStatus(game.id, 'suspended'));
+    });
   }
 
   /** Lifting a suspension leaves the game unpublished: the developer publishes again. */
   unsuspend(gameId: string): Promise<GameView> {
-    return this.changingStatus(() => this.uow.run(async () => {
+    return this.uow.run(async () => {
       const game = await this.games.byId(gameId, true);
       if (!game) throw gameNotFound();
-      return toGameView(game.status === 'suspended' ? await this.games.setStatus(game.id, 'unpublished') : game);
-    }));
+      return this.statusChanged(game.status === 'suspended' ? await this.games.setStatus(game.id, 'unpublished') : game);
+    });
   }
 
-  /** In-process caches (the public leaderboard) drop a game when its status changes here. */
-  onStatusChange(listener: (gameId: string) => void): void {
-    this.statusListeners.push(listener);
-  }
-
-  private async changingStatus(change: () => Promise<GameView>): Promise<GameView> {
-    const game = await change();
-    for (const listener of this.statusListeners) listener(game.gameId);
-    return game;
+  /** In-process caches (the public leaderboard) drop the game once the change has committed. */
+  private statusChanged(game: GameRecord): GameView {
+    this.events.publish('game.status-changed', { gameId: game.id });
+    return toGameView(game);
   }
 }

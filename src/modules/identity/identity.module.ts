@@ -1,5 +1,11 @@
 import { Global, Module } from '@nestjs/common';
 import { RateLimitsModule } from '../rate-limits/rate-limits.module';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { Account } from './account.entity';
+import { AppSetting } from './app-setting.entity';
+import { EmailVerificationToken } from './email-verification-token.entity';
+import { LoginSession } from './login-session.entity';
+import { Player } from './player.entity';
 import { WalletModule } from '../wallet/wallet.module';
 import { AccountRepository } from './account.repository';
 import { AccountsService } from './accounts.service';
@@ -20,6 +26,7 @@ import { PlayersService } from './players.service';
 @Global()
 @Module({
   imports: [WalletModule, RateLimitsModule],
+  imports: [TypeOrmModule.forFeature([Account, AppSetting, EmailVerificationToken, LoginSession, Player]), WalletModule],
   controllers: [AuthController, MeController],
   providers: [
     AccountRepository,

@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import { RateLimitsModule } from '../rate-limits/rate-limits.module';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { PlaySession } from './play-session.entity';
 import { WalletModule } from '../wallet/wallet.module';
 import { DeveloperApiController } from './developer-api.controller';
 import { InsertCoinService } from './insert-coin.service';
@@ -10,6 +12,7 @@ import { PlayerRefService } from './player-ref.service';
 
 @Module({
   imports: [WalletModule, RateLimitsModule],
+  imports: [TypeOrmModule.forFeature([PlaySession]), WalletModule],
   controllers: [PlaySessionsController, DeveloperApiController],
   providers: [PlaySessionRepository, PlayerRefService, PlaySessionsService, InsertCoinService],
   exports: [PlaySessionsService, PlayerRefService],

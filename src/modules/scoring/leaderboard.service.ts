@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { DomainEvents } from '../../database/domain-events';
 import { NotFoundError } from '../../errors/app-error';
 import { GamesService } from '../developer-portal/games.service';
 import { BoardEntry, placeOnBoard, Placement, weekStartOf } from './leaderboard.rules';
@@ -44,8 +45,8 @@ export class LeaderboardService {
   private weekStart = '';
   private weekEndsAt = 0;
 
-  constructor(private readonly scores: ScoringRepository, private readonly games: GamesService) {
-    games.onStatusChange((gameId) => this.invalidate(gameId));
+  constructor(private readonly scores: ScoringRepository, private readonly games: GamesService, events: DomainEvents) {
+    events.on('game.status-changed', ({ gameId }) => this.invalidate(gameId));
   }
 
   async board(slug: string, period: Period): Promise<Leaderboard> {

@@ -32,15 +32,14 @@ export class ScoreInitialsService {
    */
   async saveInitials(playerId: string, playSessionId: string, scoreId: string, initials: string): Promise<{ id: string; initials: string }> {
     if (!isUuid(scoreId) || !isUuid(playSessionId)) throw new ScoreNotFoundError();
-    const { gameId } = await this.uow.run(async () => {
+    return this.uow.run(async () => {
       const updated = await this.scores.setInitials(scoreId, playSessionId, playerId, initials);
       if (!updated) throw new ScoreNotFoundError();
       await this.players.setPreferredInitials(playerId, initials);
       await this.rateLimits.consume({ throttler: 'initials-per-player', tracker: playerId });
-      return updated;
+      this.uow.afterCommit(() => this.leaderboard.invalidate(updated.gameId));
+      return { id: scoreId, initials };
     });
-    this.leaderboard.invalidate(gameId);
-    return { id: scoreId, initials };
   }
 
   async pending(playerId: string): Promise<PendingScore[]> {

@@ -77,12 +77,10 @@ export class SubmitScoreService {
       { throttler: 'score-per-session', tracker: session.id },
       { throttler: 'score-per-player', tracker: playerId },
     ];
-    let gameId = '';
     const result = await this.uow.run(() =>
       this.idempotency.execute<ScoreResult>(request, 200, async () => {
         const session = await this.playSessions.requireActive(playerId, playSessionId);
         if (session.testMode) return new UnkeptAnswer(await this.testModeResult(session, input.score, limitsOf(session)));
-        gameId = session.gameId;
         const insertion = await this.playSessions.latestInsertion(session.id);
         if (!insertion) throw new CoinRequiredError();
         const body = await this.save(
@@ -102,8 +100,6 @@ export class SubmitScoreService {
         return body;
       }),
     );
-    // Set only when a score was saved just now (not for a replay or test mode).
-    if (gameId) this.leaderboard.invalidate(gameId);
     return result.body;
   }
 
@@ -116,13 +112,11 @@ export class SubmitScoreService {
         if (!(await this.playSessions.insertionOfDeveloper(apiKey.developerId, insertionId))) throw new NotFoundError('No such insertion for your games.');
       },
     };
-    let gameId = '';
     const result = await this.uow.run(() =>
       this.idempotency.execute(request, 200, async () => {
         // Test-mode ids (test_...) are never stored: they are not found like unknown and foreign ids.
         const insertion = await this.playSessions.insertionOfDeveloper(apiKey.developerId, insertionId);
         if (!insertion) throw new NotFoundError('No such insertion for your games.');
-        gameId = insertion.gameId;
         return this.save(
           {
             gameId: insertion.gameId,
@@ -137,7 +131,6 @@ export class SubmitScoreService {
         );
       }),
     );
-    if (gameId) this.leaderboard.invalidate(gameId);
     return result.body;
   }
 
@@ -152,6 +145,8 @@ export class SubmitScoreService {
     const saved = await this.scores.insert({ ...target, score: String(score), initials: preferred });
     // A concurrent submission on the same insertion committed first (scores_insertion_key).
     if (!saved) throw new InsertionAlreadyScoredError();
+    // This process's cached boards of the game, once the score is committed (a replay saves nothing).
+    this.uow.afterCommit(() => this.leaderboard.invalidate(target.gameId));
 
     const placement = await this.leaderboard.place(target.gameId, { id: saved.id, score: String(score), achievedAt: saved.achievedAt });
     const outcome = initialsOutcome(true, placement.qualifies, preferred);

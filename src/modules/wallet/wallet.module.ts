@@ -1,10 +1,16 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { Wallet } from './wallet.entity';
+import { LedgerEntry } from './ledger-entry.entity';
+import { Insertion } from './insertion.entity';
+import { DeveloperEarning } from './developer-earning.entity';
 import { AdminCreditsService } from './admin-credits.service';
 import { WalletController } from './wallet.controller';
 import { WalletRepository } from './wallet.repository';
 import { WalletService } from './wallet.service';
 
 @Module({
+  imports: [TypeOrmModule.forFeature([Wallet, LedgerEntry, Insertion, DeveloperEarning])],
   controllers: [WalletController],
   providers: [WalletRepository, WalletService, AdminCreditsService],
   exports: [WalletService],

@@ -1,0 +1,33 @@
+import { AchievementUnlock } from '../modules/achievements/achievement-unlock.entity';
+import { Achievement } from '../modules/developer-portal/achievement.entity';
+import { ApiKey } from '../modules/developer-portal/api-key.entity';
+import { Developer } from '../modules/developer-portal/developer.entity';
+import { GameVersion } from '../modules/developer-portal/game-version.entity';
+import { Game } from '../modules/developer-portal/game.entity';
+import { IdempotencyKey } from '../modules/idempotency/idempotency-key.entity';
+import { Account } from '../modules/identity/account.entity';
+import { AppSetting } from '../modules/identity/app-setting.entity';
+import { EmailVerificationToken } from '../modules/identity/email-verification-token.entity';
+import { LoginSession } from '../modules/identity/login-session.entity';
+import { Player } from '../modules/identity/player.entity';
+import { PlaySession } from '../modules/play-sessions/play-session.entity';
+import { Score } from '../modules/scoring/score.entity';
+import { DeveloperEarning } from '../modules/wallet/developer-earning.entity';
+import { Insertion } from '../modules/wallet/insertion.entity';
+import { LedgerEntry } from '../modules/wallet/ledger-entry.entity';
+import { Wallet } from '../modules/wallet/wallet.entity';
+
+/**
+ * Every entity of the service, for the one DataSource (which must know them all before Nest
+ * starts: createApp migrates first). Each module also registers its own with
+ * `TypeOrmModule.forFeature`. login_failures has no entity: it is being replaced.
+ */
+export const ENTITIES = [
+  Account, AppSetting, EmailVerificationToken, LoginSession, Player,
+  Wallet, LedgerEntry, Insertion, DeveloperEarning,
+  Developer, Game, GameVersion, Achievement, ApiKey,
+  PlaySession,
+  IdempotencyKey,
+  Score,
+  AchievementUnlock,
+];
