@@ -2,6 +2,7 @@ import { DataSource } from 'typeorm';
 import type { Config } from '../config';
 import { MIGRATIONS } from '../../migrations';
 import { ENTITIES } from './entities';
+import { PlainNamingStrategy } from './naming-strategy';
 
 export type DataSourceConfig = Pick<Config, 'dbPoolSize' | 'dbAcquireTimeoutMs' | 'dbStatementTimeoutMs'> & {
   /** Read replicas (DATABASE_READ_URLS): TypeORM replication, used only by `UnitOfWork.queryReplica`. */
@@ -34,6 +35,7 @@ export function createDataSource(url: string, config: DataSourceConfig, hooks: D
         }
       : { url }),
     entities: ENTITIES,
+    namingStrategy: new PlainNamingStrategy(),
     synchronize: false,
     migrationsRun: false,
     migrations: MIGRATIONS,
