@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource, EntityManager, QueryRunner } from 'typeorm';
 import type { PoolClient, QueryResultRow } from 'pg';
-import { isDatabaseUnavailable, isRetryableTransactionError, pgError } from '../errors/database-errors';
+import { isConnectionFailure, isDatabaseUnavailable, isRetryableTransactionError, pgError } from '../errors/database-errors';
 import { DatabaseConnectivity } from './connectivity';
 
 interface Transaction {
@@ -12,8 +12,6 @@ interface Transaction {
   client: PoolClient;
   afterCommit: (() => unknown)[];
 }
-
-type Mode = 'master' | 'slave';
 
 /**
  * One transaction per use case. `run(work)` takes a QueryRunner from the DataSource, starts the
@@ -87,7 +85,7 @@ export class UnitOfWork {
   async query<T extends QueryResultRow = QueryResultRow>(text: string, values: unknown[] = []): Promise<T[]> {
     const tx = this.storage.getStore();
     if (tx) return (await tx.client.query<T>({ name: this.statementName(text), text, values })).rows;
-    return this.outside('master', text, values);
+    return this.outside(text, values);
   }
 
   async one<T extends QueryResultRow = QueryResultRow>(text: string, values: unknown[] = []): Promise<T | undefined> {
@@ -103,11 +101,24 @@ export class UnitOfWork {
    */
   async queryReplica<T extends QueryResultRow = QueryResultRow>(text: string, values: unknown[] = []): Promise<T[]> {
     if (this.storage.getStore() || !this.dataSource.driver.isReplicated) return this.query<T>(text, values);
+    let runner: QueryRunner | undefined = this.dataSource.createQueryRunner('slave');
+    let client: PoolClient | undefined;
     try {
-      return await this.outside<T>('slave', text, values);
+      client = (await runner.connect()) as PoolClient;
+    } catch {
+      // No connection to the replica: the primary answers instead.
+      await runner.release();
+      runner = undefined;
+    }
+    if (!runner || !client) return this.outside<T>(text, values);
+    try {
+      const rows = (await client.query<T>({ name: this.statementName(text), text, values })).rows;
+      await runner.release();
+      return rows;
     } catch (error) {
-      if (!isDatabaseUnavailable(error)) throw error;
-      return this.outside<T>('master', text, values);
+      await this.giveBack(runner, client, isDatabaseUnavailable(error));
+      if (!isConnectionFailure(error)) throw error;
+      return this.outside<T>(text, values);
     }
   }
 
@@ -137,29 +148,28 @@ export class UnitOfWork {
     }
   }
 
-  /** One statement on a pooled connection (autocommit), given back at once. */
-  private async outside<T extends QueryResultRow>(mode: Mode, text: string, values: unknown[]): Promise<T[]> {
-    const runner = this.dataSource.createQueryRunner(mode);
-    const primary = mode === 'master';
-    const client = await this.connect(runner, primary);
+  /** One statement on a pooled connection of the primary (autocommit), given back at once. */
+  private async outside<T extends QueryResultRow>(text: string, values: unknown[]): Promise<T[]> {
+    const runner = this.dataSource.createQueryRunner('master');
+    const client = await this.connect(runner);
     let rows: T[];
     try {
       rows = (await client.query<T>({ name: this.statementName(text), text, values })).rows;
     } catch (error) {
-      if (primary) this.connectivity.failed(error);
+      this.connectivity.failed(error);
       await this.giveBack(runner, client, isDatabaseUnavailable(error));
       throw error;
     }
     await runner.release();
-    if (primary) this.connectivity.succeeded();
+    this.connectivity.succeeded();
     return rows;
   }
 
-  private async connect(runner: QueryRunner, primary = true): Promise<PoolClient> {
+  private async connect(runner: QueryRunner): Promise<PoolClient> {
     try {
       return (await runner.connect()) as PoolClient;
     } catch (error) {
-      if (primary) this.connectivity.failed(error);
+      this.connectivity.failed(error);
       await runner.release();
       throw error;
     }

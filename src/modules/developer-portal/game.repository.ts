@@ -82,6 +82,11 @@ export class GameRepository {
     return this.uow.one<GameRecord>(`SELECT ${GAME_COLUMNS} FROM games WHERE slug = $1`, [slug]);
   }
 
+  /** `bySlug` for public pages that tolerate replication lag (a read replica when configured). */
+  bySlugLagging(slug: string): Promise<GameRecord | undefined> {
+    return this.uow.oneReplica<GameRecord>(`SELECT ${GAME_COLUMNS} FROM games WHERE slug = $1`, [slug]);
+  }
+
   async update(gameId: string, patch: { title?: string; coinsPerCredit?: number; maxScore?: number }): Promise<GameRecord> {
     return (await this.uow.one<GameRecord>(
       `UPDATE games SET title = coalesce($2, title), coins_per_credit = coalesce($3, coins_per_credit),

@@ -73,6 +73,11 @@ export class GamesService {
     return this.games.bySlug(slug);
   }
 
+  /** For public reads that tolerate replication lag (the leaderboard): may come from a read replica. */
+  findBySlugLagging(slug: string): Promise<GameRecord | undefined> {
+    return this.games.bySlugLagging(slug);
+  }
+
   findVersion(versionId: string): Promise<VersionRecord | undefined> {
     return this.games.versionById(versionId);
   }

@@ -55,7 +55,7 @@ export class LeaderboardService {
     const hit = this.cache.get(cacheKey);
     if (hit && hit.expiresAt > Date.now()) return { slug, period, scores: hit.scores };
 
-    const game = await this.games.findBySlug(slug);
+    const game = await this.games.findBySlugLagging(slug);
     // Unpublished and suspended games answer exactly as unknown slugs do (CONTRACT §16.13).
     if (!game || game.status !== 'published') throw new NotFoundError('No published game with this slug.');
     const rows = period === 'week' ? await this.scores.boardWeek(game.id, weekStart) : await this.scores.boardAll(game.id);

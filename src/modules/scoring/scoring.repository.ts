@@ -99,13 +99,17 @@ export class ScoringRepository {
     await this.uow.query('UPDATE scores SET needs_initials = true WHERE id = $1', [scoreId]);
   }
 
+  /**
+   * The public top ten tolerates replication lag (a read replica when DATABASE_READ_URLS is set);
+   * inside a transaction (placing a new score) it reads the transaction's own view.
+   */
   async boardAll(gameId: string): Promise<BoardRow[]> {
-    return (await this.uow.query<BoardDbRow>(BOARD_ALL_SQL, [gameId])).map(toBoardRow);
+    return (await this.uow.queryReplica<BoardDbRow>(BOARD_ALL_SQL, [gameId])).map(toBoardRow);
   }
 
-  /** `weekStart` is the Monday (UTC) of the week, YYYY-MM-DD. */
+  /** `weekStart` is the Monday (UTC) of the week, YYYY-MM-DD. Tolerates lag like `boardAll`. */
   async boardWeek(gameId: string, weekStart: string): Promise<BoardRow[]> {
-    return (await this.uow.query<BoardDbRow>(BOARD_WEEK_SQL, [gameId, weekStart])).map(toBoardRow);
+    return (await this.uow.queryReplica<BoardDbRow>(BOARD_WEEK_SQL, [gameId, weekStart])).map(toBoardRow);
   }
 
   /**
