@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../../database/unit-of-work';
+import { AchievementUnlock } from './achievement-unlock.entity';
 
 /** Unlocks: one row per player and achievement (primary key), written once. */
 @Injectable()
@@ -21,10 +22,7 @@ export class AchievementsRepository {
   }
 
   async unlockedAt(playerId: string, achievementId: string): Promise<Date | undefined> {
-    const row = await this.uow.one<{ unlocked_at: Date }>(
-      'SELECT unlocked_at FROM achievement_unlocks WHERE player_id = $1 AND achievement_id = $2',
-      [playerId, achievementId],
-    );
-    return row?.unlocked_at;
+    const unlock = await this.uow.manager.getRepository(AchievementUnlock).findOne({ select: { unlockedAt: true }, where: { playerId, achievementId } });
+    return unlock?.unlockedAt;
   }
 }

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { isUuid } from '../../database/uuid';
+import { ApiKey, ApiKeyKind } from './api-key.entity';
 
-export type ApiKeyKind = 'live' | 'test';
+export type { ApiKeyKind } from './api-key.entity';
 
 export interface ApiKeyRow {
   id: string;
@@ -24,21 +25,30 @@ export interface ApiKeyAuthRow {
   stale: boolean;
 }
 
-const COLUMNS = `id, kind, name, prefix, created_at AS "createdAt", last_used_at AS "lastUsedAt", revoked_at AS "revokedAt"`;
-
+/**
+ * API keys: creating and listing through TypeORM's entity API; the per-request lookup by hash and
+ * the once-a-minute touch stay hand-written statements (they run on every developer API call).
+ */
 @Injectable()
 export class ApiKeyRepository {
   constructor(private readonly uow: UnitOfWork) {}
 
+  private get keys() {
+    return this.uow.manager.getRepository(ApiKey);
+  }
+
   async insert(developerId: string, kind: ApiKeyKind, name: string, prefix: string, keyHash: Buffer): Promise<ApiKeyRow> {
-    return (await this.uow.one<ApiKeyRow>(
-      `INSERT INTO api_keys (developer_id, kind, name, prefix, key_hash) VALUES ($1, $2, $3, $4, $5) RETURNING ${COLUMNS}`,
-      [developerId, kind, name, prefix, keyHash],
-    ))!;
+    const key = this.keys.create({ developerId, kind, name, prefix, keyHash });
+    await this.keys.insert(key);
+    return { id: key.id, kind, name, prefix, createdAt: key.createdAt, lastUsedAt: null, revokedAt: null };
   }
 
   list(developerId: string): Promise<ApiKeyRow[]> {
-    return this.uow.query<ApiKeyRow>(`SELECT ${COLUMNS} FROM api_keys WHERE developer_id = $1 ORDER BY created_at DESC, id DESC`, [developerId]);
+    return this.keys.find({
+      select: { id: true, kind: true, name: true, prefix: true, createdAt: true, lastUsedAt: true, revokedAt: true },
+      where: { developerId },
+      order: { createdAt: 'DESC', id: 'DESC' },
+    });
   }
 
   /** Revokes once (a repeat keeps the first `revokedAt`); false when not the developer's key. */

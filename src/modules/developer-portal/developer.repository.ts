@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../../database/unit-of-work';
+import { Developer } from './developer.entity';
 
 export interface DeveloperRow {
   id: string;
@@ -12,13 +13,11 @@ export class DeveloperRepository {
 
   /** Creates the developer once per account; `created` is false when it already existed. */
   async ensure(accountId: string, displayName: string): Promise<{ developer: DeveloperRow; created: boolean }> {
-    const inserted = await this.uow.one<DeveloperRow>(
-      `INSERT INTO developers (account_id, display_name) VALUES ($1, $2)
-       ON CONFLICT (account_id) DO NOTHING RETURNING id, display_name`,
-      [accountId, displayName],
-    );
-    if (inserted) return { developer: inserted, created: true };
-    const existing = await this.uow.one<DeveloperRow>('SELECT id, display_name FROM developers WHERE account_id = $1', [accountId]);
-    return { developer: existing!, created: false };
+    const developers = this.uow.manager.getRepository(Developer);
+    const inserted = await developers.createQueryBuilder().insert().values({ accountId, displayName }).orIgnore().returning('id, display_name').execute();
+    const row = (inserted.raw as DeveloperRow[])[0];
+    if (row) return { developer: row, created: true };
+    const existing = await developers.findOneByOrFail({ accountId });
+    return { developer: { id: existing.id, display_name: existing.displayName }, created: false };
   }
 }

@@ -4,8 +4,11 @@ import { isUuid } from '../../database/uuid';
 import { isUniqueViolation } from '../../errors/database-errors';
 import { SlugTakenError } from './developer-portal.errors';
 
-export type GameStatus = 'unpublished' | 'published' | 'suspended';
-export type VersionStatus = 'pending' | 'approved' | 'rejected';
+import type { GameStatus } from './game.entity';
+import type { VersionStatus } from './game-version.entity';
+
+export type { GameStatus } from './game.entity';
+export type { VersionStatus } from './game-version.entity';
 
 /** A game as other modules see it. */
 export interface GameRecord {

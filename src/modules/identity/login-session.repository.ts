@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import { IsNull } from 'typeorm';
 import { UnitOfWork } from '../../database/unit-of-work';
+import { LoginSession } from './login-session.entity';
 
 export interface AuthRow {
   login_session_id: string;
@@ -42,7 +44,7 @@ export class LoginSessionRepository {
   }
 
   async revokeByHash(tokenHash: Buffer): Promise<void> {
-    await this.uow.query('UPDATE login_sessions SET revoked_at = now() WHERE token_hash = $1 AND revoked_at IS NULL', [tokenHash]);
+    await this.uow.manager.getRepository(LoginSession).update({ tokenHash, revokedAt: IsNull() }, { revokedAt: () => 'now()' });
   }
 
   /** Deletes up to `limit` login sessions that expired before `now` or were revoked; returns how many. */

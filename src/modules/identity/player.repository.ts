@@ -1,27 +1,24 @@
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../../database/unit-of-work';
-import { isUniqueViolation } from '../../errors/database-errors';
+import { Player } from './player.entity';
 
+/** Players: simple reads and writes through TypeORM's entity API, the XP increment as one statement. */
 @Injectable()
 export class PlayerRepository {
   constructor(private readonly uow: UnitOfWork) {}
 
-  /** The new player's id, or undefined when the account already has one. */
+  private get players() {
+    return this.uow.manager.getRepository(Player);
+  }
+
+  /** The new player's id, or undefined when the account already has one (concurrent links wait for the first). */
   async insert(accountId: string, displayName: string): Promise<string | undefined> {
-    try {
-      const row = await this.uow.one<{ id: string }>(
-        'INSERT INTO players (account_id, display_name) VALUES ($1, $2) ON CONFLICT (account_id) DO NOTHING RETURNING id',
-        [accountId, displayName],
-      );
-      return row?.id;
-    } catch (error) {
-      if (isUniqueViolation(error, 'players_account_key')) return undefined;
-      throw error;
-    }
+    const result = await this.players.createQueryBuilder().insert().values({ accountId, displayName }).orIgnore().returning('id').execute();
+    return (result.raw as { id: string }[])[0]?.id;
   }
 
   async idOf(accountId: string): Promise<string | undefined> {
-    return (await this.uow.one<{ id: string }>('SELECT id FROM players WHERE account_id = $1', [accountId]))?.id;
+    return (await this.players.findOne({ select: { id: true }, where: { accountId } }))?.id;
   }
 
   async addXp(playerId: string, amount: number): Promise<{ xpBefore: number; xpAfter: number }> {
@@ -34,10 +31,10 @@ export class PlayerRepository {
   }
 
   async initials(playerId: string): Promise<string | null> {
-    return (await this.uow.one<{ initials: string | null }>('SELECT initials FROM players WHERE id = $1', [playerId]))?.initials ?? null;
+    return (await this.players.findOne({ select: { initials: true }, where: { id: playerId } }))?.initials ?? null;
   }
 
   async setInitials(playerId: string, initials: string): Promise<void> {
-    await this.uow.query('UPDATE players SET initials = $2 WHERE id = $1', [playerId, initials]);
+    await this.players.update({ id: playerId }, { initials });
   }
 }

@@ -3,7 +3,9 @@ import { UnitOfWork } from '../../database/unit-of-work';
 import { isUuid } from '../../database/uuid';
 import { BOARD_SIZE, BoardEntry } from './leaderboard.rules';
 
-export type ScoreSource = 'player' | 'trusted';
+import type { ScoreSource } from './score.entity';
+
+export type { ScoreSource } from './score.entity';
 
 export interface NewScore {
   gameId: string;

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { isUuid } from '../../database/uuid';
+import { Wallet } from './wallet.entity';
 
 export interface LedgerEntryView {
   id: string;
@@ -54,14 +55,18 @@ export interface InsertionPayment {
 export class WalletRepository {
   constructor(private readonly uow: UnitOfWork) {}
 
+  private get wallets() {
+    return this.uow.manager.getRepository(Wallet);
+  }
+
   async open(playerId: string): Promise<string> {
-    const row = await this.uow.one<{ id: string }>('INSERT INTO wallets (player_id) VALUES ($1) RETURNING id', [playerId]);
-    return row!.id;
+    const wallet = this.wallets.create({ playerId });
+    await this.wallets.insert(wallet);
+    return wallet.id;
   }
 
   async walletIdOf(playerId: string): Promise<string | undefined> {
-    const row = await this.uow.one<{ id: string }>('SELECT id FROM wallets WHERE player_id = $1', [playerId]);
-    return row?.id;
+    return (await this.wallets.findOne({ select: { id: true }, where: { playerId } }))?.id;
   }
 
   async walletIdOfAccount(accountId: string): Promise<string | undefined> {
