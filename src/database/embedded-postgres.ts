@@ -91,6 +91,8 @@ function urlOf(user: string, password: string, port: number, database: string): 
 async function superuserClient(port: number, password: string): Promise<Client> {
   const connect = async (pw: string) => {
     const client = new Client({ connectionString: urlOf('postgres', pw, port, 'postgres') });
+    // Every pg client has an error listener: an 'error' event without one ends the process.
+    client.on('error', () => undefined);
     await client.connect();
     return client;
   };

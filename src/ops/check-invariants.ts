@@ -12,6 +12,8 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const pool = new Pool({ connectionString: url, max: 1 });
+  // An idle connection cut by the server is reported by the query that needed it, not as a crash.
+  pool.on('error', () => undefined);
   try {
     const report = await checkInvariants(pool);
     process.stdout.write(JSON.stringify(report, null, 2) + '\n');
