@@ -8,7 +8,7 @@ import { Client, Pool } from 'pg';
 import request from 'supertest';
 import { freePort } from '../../src/database/embedded-postgres';
 import type { TestApp } from '../support/app';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, createDeveloper, publishGame, signUpVerifiedPlayer } from '../support/factories';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, createDeveloper, publishGame, signUpVerifiedPlayer, SignedUpUser } from '../support/factories';
 import { fundPlayer, idempotencyKey, startSession } from '../support/play';
 import { MAIN, PostgresProcess, ServiceProcess, startPostgresProcess, startService } from '../support/process';
 
@@ -155,7 +155,7 @@ describe('two instances through PostgreSQL and Redis outages', () => {
     const t: TestApp = { http: () => request(services[next++ % 2]!.url), db: setupPool, databaseUrl: database!.url, app: undefined as never, close: async () => undefined };
     const dev = await createDeveloper(t);
     const game = await publishGame(t, dev, { coinsPerCredit: 1, maxScore: 1_000_000 });
-    const players = [];
+    const players: (SignedUpUser & { playerId: string; sessionId: string })[] = [];
     for (let i = 0; i < PLAYERS; i++) {
       const player = await signUpVerifiedPlayer(t);
       await fundPlayer(t, player, FUNDS);
