@@ -1,4 +1,5 @@
 import { AchievementUnlock } from '../modules/achievements/achievement-unlock.entity';
+import { AuditLogEntry } from '../modules/audit/audit-log-entry.entity';
 import { Achievement } from '../modules/developer-portal/achievement.entity';
 import { ApiKey } from '../modules/developer-portal/api-key.entity';
 import { Developer } from '../modules/developer-portal/developer.entity';
@@ -30,4 +31,5 @@ export const ENTITIES = [
   IdempotencyKey,
   Score,
   AchievementUnlock,
+  AuditLogEntry,
 ];

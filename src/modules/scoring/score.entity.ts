@@ -9,9 +9,11 @@ export type ScoreSource = 'player' | 'trusted';
 @Check('scores_source', "source IN ('player', 'trusted')")
 @Check('scores_initials_format', "initials ~ '^[A-Z]{3}$'")
 // The boards' partial indexes are (game_id, score DESC, achieved_at, id) and the same behind
-// week_start: TypeORM compares their names and columns, not the order of a column.
-@Index('scores_board_all_idx', ['gameId', 'score', 'achievedAt', 'id'], { where: 'initials IS NOT NULL' })
-@Index('scores_board_week_idx', ['gameId', 'weekStart', 'score', 'achievedAt', 'id'], { where: 'initials IS NOT NULL' })
+// week_start, the admin's list (game_id, score DESC, achieved_at, id): TypeORM compares their
+// names and columns, not the order of a column.
+@Index('scores_board_all_idx', ['gameId', 'score', 'achievedAt', 'id'], { where: 'initials IS NOT NULL AND removed_at IS NULL' })
+@Index('scores_board_week_idx', ['gameId', 'weekStart', 'score', 'achievedAt', 'id'], { where: 'initials IS NOT NULL AND removed_at IS NULL' })
+@Index('scores_game_all_idx', ['gameId', 'score', 'achievedAt', 'id'])
 @Index('scores_pending_initials_idx', ['playerId'], { where: 'needs_initials AND initials IS NULL' })
 @Index('scores_play_session_idx', ['playSessionId'])
 export class Score {
@@ -53,4 +55,8 @@ export class Score {
   /** Monday (UTC) of the ISO week of achieved_at, YYYY-MM-DD. */
   @Column('date', { name: 'week_start' })
   weekStart!: string;
+
+  /** Set by an admin's removal: off every board, kept for the record. */
+  @Column('timestamptz', { name: 'removed_at', nullable: true })
+  removedAt!: Date | null;
 }

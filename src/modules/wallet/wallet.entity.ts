@@ -22,4 +22,8 @@ export class Wallet {
 
   @Column('integer', { name: 'last_seq', default: 0 })
   lastSeq!: number;
+
+  /** Set while an admin has frozen the wallet. */
+  @Column('timestamptz', { name: 'frozen_at', nullable: true })
+  frozenAt!: Date | null;
 }
