@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource, EntityManager, QueryRunner } from 'typeorm';
 import type { PoolClient, QueryResultRow } from 'pg';
-import { isConnectionFailure, isDatabaseUnavailable, isRetryableTransactionError, pgError } from '../errors/database-errors';
+import { ConnectionLostError, isConnectionFailure, isDatabaseUnavailable, isRetryableTransactionError, pgError } from '../errors/database-errors';
 import { DatabaseConnectivity } from './connectivity';
 
 interface Transaction {
@@ -137,7 +137,10 @@ export class UnitOfWork {
       await runner.release();
       this.connectivity.succeeded();
       return { result, afterCommit: tx.afterCommit };
-    } catch (error) {
+    } catch (caught) {
+      // The runner lets go of a connection that reported an error between two statements; what
+      // failed next (COMMIT, an entity call) then only says the runner was released.
+      const error = runner.isReleased && !isDatabaseUnavailable(caught) ? new ConnectionLostError(caught) : caught;
       this.connectivity.failed(error);
       let broken = isDatabaseUnavailable(error) && !isRetryableTransactionError(error);
       if (!broken && !runner.isReleased && runner.isTransactionActive) {

@@ -40,6 +40,19 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return false;
 }
 
+/**
+ * The connection under a transaction was lost between two statements (the pg client reported it
+ * and the QueryRunner let it go): answered like any lost connection (SQLSTATE class 08, 503).
+ */
+export class ConnectionLostError extends Error {
+  readonly code = '08006';
+
+  constructor(cause: unknown) {
+    super('Connection terminated: the database connection was lost during the transaction.', { cause });
+    this.name = 'ConnectionLostError';
+  }
+}
+
 /** The SQLSTATEs of a transaction that lost a race and succeeds when run again (UnitOfWork retries it once). */
 const RETRYABLE_SQLSTATES = new Set(['40001', '40P01']);
 
