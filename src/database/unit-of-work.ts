@@ -101,7 +101,7 @@ export class UnitOfWork {
    */
   async queryReplica<T extends QueryResultRow = QueryResultRow>(text: string, values: unknown[] = []): Promise<T[]> {
     if (this.storage.getStore() || !this.dataSource.driver.isReplicated) return this.query<T>(text, values);
-    let runner: QueryRunner | undefined = this.dataSource.createQueryRunner('slave');
+    let runner: QueryRunner | undefined = this.dataSource.driver.createQueryRunner('slave');
     let client: PoolClient | undefined;
     try {
       client = (await runner.connect()) as PoolClient;
@@ -151,9 +151,12 @@ export class UnitOfWork {
     }
   }
 
-  /** One statement on a pooled connection of the primary (autocommit), given back at once. */
+  /**
+   * One statement on a pooled connection of the primary (autocommit), given back at once. The
+   * driver's runner carries no EntityManager: this runs on every request (the cookie guard).
+   */
   private async outside<T extends QueryResultRow>(text: string, values: unknown[]): Promise<T[]> {
-    const runner = this.dataSource.createQueryRunner('master');
+    const runner = this.dataSource.driver.createQueryRunner('master');
     const client = await this.connect(runner);
     let rows: T[];
     try {
