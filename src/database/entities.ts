@@ -21,7 +21,7 @@ import { Wallet } from '../modules/wallet/wallet.entity';
 /**
  * Every entity of the service, for the one DataSource (which must know them all before Nest
  * starts: createApp migrates first). Each module also registers its own with
- * `TypeOrmModule.forFeature`. login_failures has no entity: it is being replaced.
+ * `TypeOrmModule.forFeature`.
  */
 export const ENTITIES = [
   Account, AppSetting, EmailVerificationToken, LoginSession, Player,

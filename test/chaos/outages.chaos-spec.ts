@@ -158,7 +158,7 @@ describe('two instances through PostgreSQL and Redis outages', () => {
 
     let next = 0;
     const setupPool = new Pool({ connectionString: database!.url, max: 2 });
-    const t: TestApp = { http: () => request(services[next++ % 2]!.url), db: setupPool, databaseUrl: database!.url, app: undefined as never, close: async () => undefined };
+    const t: TestApp = { http: () => request(services[next++ % 2]!.url), db: setupPool, databaseUrl: database!.url, app: undefined as never, clock: undefined as never, close: async () => undefined };
     const dev = await createDeveloper(t);
     const game = await publishGame(t, dev, { coinsPerCredit: 1, maxScore: 1_000_000 });
     const players: (SignedUpUser & { playerId: string; sessionId: string })[] = [];

@@ -25,8 +25,7 @@ import { PlayersService } from './players.service';
 /** Accounts, login sessions and players. Global: the global AuthGuard runs its CookieAuthenticator for every module's cookie routes. */
 @Global()
 @Module({
-  imports: [WalletModule, RateLimitsModule],
-  imports: [TypeOrmModule.forFeature([Account, AppSetting, EmailVerificationToken, LoginSession, Player]), WalletModule],
+  imports: [TypeOrmModule.forFeature([Account, AppSetting, EmailVerificationToken, LoginSession, Player]), WalletModule, RateLimitsModule],
   controllers: [AuthController, MeController],
   providers: [
     AccountRepository,

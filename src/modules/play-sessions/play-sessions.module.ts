@@ -11,8 +11,7 @@ import { PlaySessionsService } from './play-sessions.service';
 import { PlayerRefService } from './player-ref.service';
 
 @Module({
-  imports: [WalletModule, RateLimitsModule],
-  imports: [TypeOrmModule.forFeature([PlaySession]), WalletModule],
+  imports: [TypeOrmModule.forFeature([PlaySession]), WalletModule, RateLimitsModule],
   controllers: [PlaySessionsController, DeveloperApiController],
   providers: [PlaySessionRepository, PlayerRefService, PlaySessionsService, InsertCoinService],
   exports: [PlaySessionsService, PlayerRefService],
