@@ -239,7 +239,7 @@ describe('developer portal (CONTRACT §3)', () => {
       const game = await createGame(t, dev);
       const base = `/api/portal/games/${game.gameId}/achievements`;
       const created = await as(dev).post(base, { key: 'first-coin', name: 'First coin', description: 'Insert a coin.', iconKey: 'coin' }).expect(201);
-      expect(created.body).toEqual({ key: 'first-coin', name: 'First coin', description: 'Insert a coin.', iconKey: 'coin', secret: false, status: 'active', createdAt: expect.any(String) });
+      expect(created.body).toEqual({ key: 'first-coin', name: 'First coin', description: 'Insert a coin.', iconKey: 'coin', secret: false, status: 'active', createdAt: expect.any(String), unlockCount: 0 });
       const changed = await as(dev).patch(`${base}/first-coin`, { key: 'coin_1', name: 'Coin!', description: '', iconKey: 'gem', secret: true }).expect(200);
       expect(changed.body).toMatchObject({ key: 'coin_1', name: 'Coin!', description: '', iconKey: 'gem', secret: true, status: 'active' });
       const retired = await as(dev).post(`${base}/coin_1/retire`).expect(200);
@@ -247,6 +247,30 @@ describe('developer portal (CONTRACT §3)', () => {
       const list = await as(dev).get(base).expect(200);
       expect(list.body).toEqual([retired.body]);
       await as(dev).patch(`${base}/first-coin`, { name: 'gone' }).expect(404);
+    });
+
+    it('carries unlockCount on every answer: distinct players outside test mode, kept when retired (CONTRACT §17)', async () => {
+      const game = await publishGame(t, dev, { entryUrl: 'https://games.example.test/count.html' });
+      const base = `/api/portal/games/${game.gameId}/achievements`;
+      await createAchievement(t, dev, game.gameId, { key: 'counted' });
+      await createAchievement(t, dev, game.gameId, { key: 'untouched' });
+      const unlockIn = async (who: { cookie: string }, preview = false) => {
+        const { sessionId } = await startSession(t, who, game.slug, preview ? { preview: true } : {});
+        await t.http().post(`/api/v1/sessions/${sessionId}/achievements`).set('Cookie', who.cookie).send({ key: 'counted' }).expect(200);
+      };
+      const first = await signUpVerifiedPlayer(t);
+      const second = await signUpVerifiedPlayer(t);
+      await unlockIn(first);
+      await unlockIn(first); // a repeat is the same player
+      await unlockIn(second);
+      await unlockIn(dev, true); // the owner's preview: test mode, never counted
+      const list = await as(dev).get(base).expect(200);
+      expect(list.body.map((a: { key: string; unlockCount: number }) => [a.key, a.unlockCount])).toEqual([['counted', 2], ['untouched', 0]]);
+      expect((await as(dev).patch(`${base}/counted`, { name: 'Counted!' }).expect(200)).body).toMatchObject({ key: 'counted', unlockCount: 2 });
+      expect((await as(dev).post(`${base}/counted/retire`).expect(200)).body).toMatchObject({ status: 'retired', unlockCount: 2 });
+      expect((await as(dev).post(`${base}/counted/retire`).expect(200)).body).toMatchObject({ status: 'retired', unlockCount: 2 });
+      expect((await as(dev).get(base).expect(200)).body[0]).toMatchObject({ key: 'counted', status: 'retired', unlockCount: 2 });
+      expect((await as(dev).post(base, { key: 'fresh', name: 'n', description: 'd', iconKey: 'star' }).expect(201)).body.unlockCount).toBe(0);
     });
 
     it('accepts every one of the 18 icon keys and refuses others', async () => {

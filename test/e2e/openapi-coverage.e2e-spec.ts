@@ -8,7 +8,7 @@ interface Operation {
 }
 
 /** Paths of the identity, developer portal, admin and catalogue endpoints (CONTRACT §2–§5). */
-const OWN = /^\/(auth\/|api\/me(\/player)?$|api\/portal\/(developer|games|keys)|api\/admin\/(users|versions|games)|api\/games(\/\{slug\})?$|developer)/;
+const OWN = /^\/(auth\/|api\/me(\/player)?$|api\/portal\/(developer|games|keys|earnings)|api\/admin\/(users|versions|games)|api\/games(\/\{slug\})?$|developer)/;
 
 describe('OpenAPI covers the identity, portal, admin and catalogue endpoints', () => {
   let t: TestApp;
@@ -33,7 +33,7 @@ describe('OpenAPI covers the identity, portal, admin and catalogue endpoints', (
         'POST /api/portal/games/{gameId}/versions', 'GET /api/portal/games/{gameId}/versions', 'POST /api/portal/games/{gameId}/publish',
         'POST /api/portal/games/{gameId}/unpublish', 'GET /api/portal/games/{gameId}/achievements', 'POST /api/portal/games/{gameId}/achievements',
         'PATCH /api/portal/games/{gameId}/achievements/{key}', 'POST /api/portal/games/{gameId}/achievements/{key}/retire',
-        'POST /api/portal/keys', 'GET /api/portal/keys', 'DELETE /api/portal/keys/{id}',
+        'POST /api/portal/keys', 'GET /api/portal/keys', 'DELETE /api/portal/keys/{id}', 'GET /api/portal/earnings/daily',
         'POST /api/admin/users/{userId}/verify-email', 'POST /api/admin/versions/{versionId}/approve', 'POST /api/admin/versions/{versionId}/reject',
         'POST /api/admin/games/{gameId}/suspend', 'POST /api/admin/games/{gameId}/unsuspend',
         'GET /api/games', 'GET /api/games/{slug}',

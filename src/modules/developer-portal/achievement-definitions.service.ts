@@ -22,10 +22,12 @@ export interface AchievementDefinitionView {
   secret: boolean;
   status: 'active' | 'retired';
   createdAt: Date;
+  /** Distinct players who unlocked it outside test mode (CONTRACT §17). */
+  unlockCount: number;
 }
 
-export function toDefinitionView(a: AchievementRecord): AchievementDefinitionView {
-  return { key: a.key, name: a.name, description: a.description, iconKey: a.iconKey, secret: a.secret, status: a.status, createdAt: a.createdAt };
+export function toDefinitionView(a: AchievementRecord, unlockCount: number): AchievementDefinitionView {
+  return { key: a.key, name: a.name, description: a.description, iconKey: a.iconKey, secret: a.secret, status: a.status, createdAt: a.createdAt, unlockCount };
 }
 
 type Fields = { key: string; name: string; description: string; iconKey: string; secret: boolean };
@@ -41,7 +43,8 @@ export class AchievementDefinitionsService {
 
   async list(developerId: string, gameId: string): Promise<AchievementDefinitionView[]> {
     await this.games.ownedGame(developerId, gameId);
-    return (await this.achievements.list(gameId)).map(toDefinitionView);
+    const [definitions, counts] = await Promise.all([this.achievements.list(gameId), this.achievements.unlockCounts(gameId)]);
+    return definitions.map((a) => toDefinitionView(a, counts.get(a.id) ?? 0));
   }
 
   create(developerId: string, gameId: string, input: Fields): Promise<AchievementDefinitionView> {
@@ -51,7 +54,7 @@ export class AchievementDefinitionsService {
       const count = await this.achievements.count(game.id);
       if (count >= ACHIEVEMENTS_PER_GAME) throw new AchievementLimitReachedError(ACHIEVEMENTS_PER_GAME);
       if (await this.achievements.byKey(game.id, input.key)) throw new AchievementKeyTakenError(input.key);
-      return toDefinitionView(await this.achievements.insert(game.id, count + 1, input));
+      return toDefinitionView(await this.achievements.insert(game.id, count + 1, input), 0);
     });
   }
 
@@ -63,7 +66,7 @@ export class AchievementDefinitionsService {
         if (await this.achievements.hasUnlocks(current.id)) throw new AchievementKeyLockedError();
         if (await this.achievements.byKey(game.id, patch.key)) throw new AchievementKeyTakenError(patch.key);
       }
-      return toDefinitionView(await this.achievements.update(current.id, patch));
+      return toDefinitionView(await this.achievements.update(current.id, patch), await this.achievements.unlockCount(current.id));
     });
   }
 
@@ -72,7 +75,8 @@ export class AchievementDefinitionsService {
     return this.uow.run(async () => {
       const game = await this.games.ownedGame(developerId, gameId, true);
       const current = await this.owned(game.id, key);
-      return toDefinitionView(current.status === 'retired' ? current : await this.achievements.retire(current.id));
+      const retired = current.status === 'retired' ? current : await this.achievements.retire(current.id);
+      return toDefinitionView(retired, await this.achievements.unlockCount(current.id));
     });
   }
 

@@ -53,6 +53,22 @@ export class AchievementRepository {
     return (await this.achievements.findOne({ where: { gameId, key }, lock: { mode: 'pessimistic_write' } })) ?? undefined;
   }
 
+  /** Distinct players who unlocked each achievement of the game (test-mode unlocks are never stored). */
+  async unlockCounts(gameId: string): Promise<Map<string, number>> {
+    const rows = await this.uow.query<{ achievementId: string; count: number }>(
+      `SELECT u.achievement_id AS "achievementId", count(*)::int AS count
+         FROM achievement_unlocks u JOIN achievements a ON a.id = u.achievement_id
+        WHERE a.game_id = $1 GROUP BY u.achievement_id`,
+      [gameId],
+    );
+    return new Map(rows.map((row) => [row.achievementId, row.count]));
+  }
+
+  async unlockCount(achievementId: string): Promise<number> {
+    const row = await this.uow.one<{ count: number }>('SELECT count(*)::int AS count FROM achievement_unlocks WHERE achievement_id = $1', [achievementId]);
+    return row!.count;
+  }
+
   /** Read from the achievements module's table: whether any player has unlocked it. */
   async hasUnlocks(achievementId: string): Promise<boolean> {
     return (await this.uow.query('SELECT 1 FROM achievement_unlocks WHERE achievement_id = $1 LIMIT 1', [achievementId])).length > 0;

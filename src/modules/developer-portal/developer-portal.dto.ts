@@ -237,4 +237,6 @@ export class PortalAchievementDto {
   @ApiProperty() secret!: boolean;
   @ApiProperty({ enum: ['active', 'retired'] }) status!: string;
   @ApiProperty({ type: 'string', format: 'date-time' }) createdAt!: Date;
+  @ApiProperty({ description: 'How many distinct players unlocked it outside test mode; retiring keeps the count', example: 12, minimum: 0, type: 'integer' })
+  unlockCount!: number;
 }

@@ -6,8 +6,8 @@ import { AccountNotLinkedError } from '../identity/identity.errors';
 import { AccountContext, AdminAuth, AdminContext, CurrentAccount, CurrentAdmin, CurrentDeveloper, DeveloperAuth, DeveloperContext, SignedIn } from '../identity/auth.decorators';
 import { AdminCreditsService } from './admin-credits.service';
 import { PAGE_LIMIT_DEFAULT, UserIdParamsDto } from '../../http/params';
-import { CreditCoinsDto, CreditResultDto, EarningsDto, WalletDto, WalletQueryDto } from './wallet.dto';
-import { EarningsReport, WalletPage, WalletService } from './wallet.service';
+import { CreditCoinsDto, CreditResultDto, DailyEarningsDto, DailyEarningsQueryDto, EarningsDto, WalletDto, WalletQueryDto } from './wallet.dto';
+import { DailyEarnings, EarningsReport, WalletPage, WalletService } from './wallet.service';
 
 @ApiTags('wallet')
 @Controller()
@@ -54,5 +54,20 @@ export class WalletController {
   @ApiOkResponse({ type: EarningsDto })
   earnings(@CurrentDeveloper() developer: DeveloperContext): Promise<EarningsReport> {
     return this.wallets.earnings(developer.developerId);
+  }
+
+  @Get('api/portal/earnings/daily')
+  @DeveloperAuth()
+  @ApiOperation({
+    summary: 'The developer\'s earnings per UTC day',
+    description:
+      'Exactly `days` entries (default 30), one per UTC calendar day, oldest first, the last one today; days without paid insertions as zeros. ' +
+      'Paid insertions only (test mode never counts), all games or the one named by `gameId`. `days` is validated first; then an unknown ' +
+      'or another developer\'s `gameId` answers 404 NOT_FOUND. Money as exact decimal strings.',
+  })
+  @ApiOkResponse({ type: DailyEarningsDto })
+  @ApiErrors({ 400: 'INVALID_REQUEST: days not an integer from 1 to 366, or gameId over 64 characters', 404: 'NOT_FOUND: unknown game, or another developer\'s' })
+  dailyEarnings(@CurrentDeveloper() developer: DeveloperContext, @Query() query: DailyEarningsQueryDto): Promise<DailyEarnings> {
+    return this.wallets.dailyEarnings(developer.developerId, query.days ?? 30, query.gameId);
   }
 }

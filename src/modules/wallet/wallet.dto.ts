@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
-import { IdempotencyKeyProperty, PageLimitProperty } from '../../http/params';
+import { IdempotencyKeyProperty, IdProperty, PageLimitProperty } from '../../http/params';
 
 export class WalletQueryDto {
   @PageLimitProperty()
@@ -108,4 +109,51 @@ export class EarningsDto {
 
   @ApiProperty({ type: MoneyTotalsDto })
   total!: MoneyTotalsDto;
+}
+
+export class DailyEarningsQueryDto {
+  @ApiPropertyOptional({ description: 'How many UTC calendar days to list, the last one today: 1 to 366', example: 30, minimum: 1, maximum: 366, default: 30, type: 'integer' })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(366)
+  days?: number;
+
+  @IdProperty('Only this game (one of the developer\'s); all games when left out', { optional: true })
+  gameId?: string;
+}
+
+/** A day's movements: voids (§19) count on the day of the void, so a day may come out negative. */
+export class DayEarningsDto {
+  @ApiProperty({ description: 'The UTC calendar day', example: '2026-11-24', format: 'date', pattern: '^\\d{4}-\\d{2}-\\d{2}$' })
+  date!: string;
+
+  @ApiProperty({ description: 'Paid insertions that day', example: 3, type: 'integer' })
+  insertions!: number;
+
+  @ApiProperty({ description: 'Coins spent on them', example: 6, type: 'integer' })
+  coins!: number;
+
+  @ApiProperty({ description: 'Their value in US dollars (1 coin = 0.25), an exact decimal string', example: '1.5', pattern: '^-?\\d+(\\.\\d{1,3})?$' })
+  grossUsd!: string;
+
+  @ApiProperty({ description: 'The developer\'s 70% of grossUsd, an exact decimal string', example: '1.05', pattern: '^-?\\d+(\\.\\d{1,3})?$' })
+  earnedUsd!: string;
+}
+
+export class DailyEarningsDto {
+  @ApiProperty({ enum: ['USD'], example: 'USD' })
+  currency!: 'USD';
+
+  @ApiProperty({
+    type: [DayEarningsDto],
+    description: 'Exactly `days` entries, one per UTC calendar day, oldest first, the last one today; days without paid insertions as zeros',
+    example: [
+      { date: '2026-11-23', insertions: 0, coins: 0, grossUsd: '0', earnedUsd: '0' },
+      { date: '2026-11-24', insertions: 3, coins: 6, grossUsd: '1.5', earnedUsd: '1.05' },
+      { date: '2026-11-25', insertions: 1, coins: 1, grossUsd: '0.25', earnedUsd: '0.175' },
+    ],
+  })
+  days!: DayEarningsDto[];
 }

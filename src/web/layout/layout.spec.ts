@@ -1,9 +1,9 @@
 import { h } from 'preact';
-import type { AuthContext } from '../../modules/identity/auth-context';
+import type { AccountContext } from '../../modules/identity/auth-context';
 import { LoginPage } from '../../modules/identity/login-page';
 import { Layout, NotFoundPage, renderPage } from './layout';
 
-const viewer = (overrides: Partial<AuthContext> = {}): AuthContext => ({
+const viewer = (overrides: Partial<AccountContext> = {}): AccountContext => ({
   accountId: 'a1',
   email: 'ada@example.test',
   emailVerified: true,

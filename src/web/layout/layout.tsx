@@ -8,12 +8,12 @@ import { renderToString } from 'preact-render-to-string';
 import type { Response } from 'express';
 import { assetPath } from '../../http/asset-path';
 import { PAGE_CSP, sendHtml } from '../../http/html-page';
-import type { AuthContext } from '../../modules/identity/auth-context';
+import type { AccountContext } from '../../modules/identity/auth-context';
 import { ICON_NODES } from '../icons';
 import { ApiForm, SvgIcon } from './components';
 
 /** Who is looking at a page: the signed-in account, as the page guard resolved it. */
-export type Viewer = AuthContext;
+export type Viewer = AccountContext;
 
 type Section = 'games' | 'me' | 'developer' | 'admin' | 'none';
 

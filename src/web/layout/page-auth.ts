@@ -18,7 +18,7 @@ import { Reflector } from '@nestjs/core';
 import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiResponse } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { Public } from '../../http/public.decorator';
-import { readAuthToken } from '../../modules/identity/auth-cookie';
+import { AdminContext, DeveloperContext, isAdmin, isDeveloper } from '../../modules/identity/auth-context';
 import { LoginSessionService } from '../../modules/identity/login-session.service';
 import type { Viewer } from './layout';
 import { PageNotFound, SignInRequired } from './page.errors';
@@ -34,7 +34,7 @@ export type PageRequest = Request & { viewer?: Viewer | null };
 export { PageNotFound, SignInRequired, signInPath } from './page.errors';
 
 /** A developer looking at a page of the developer portal. */
-export type DeveloperViewer = Viewer & { developerId: string };
+export type DeveloperViewer = DeveloperContext;
 
 /**
  * Where to go after signing in (or back from checkout): `next` when it is a path on this origin —
@@ -64,12 +64,12 @@ export class PageGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const access = this.reflector.getAllAndOverride<PageAccess | undefined>(PAGE_ACCESS, [context.getHandler(), context.getClass()]) ?? 'anyone';
     const request = context.switchToHttp().getRequest<PageRequest>();
-    const viewer = (await this.loginSessions.resolve(readAuthToken(request))) ?? null;
+    const viewer = (await this.loginSessions.fromRequest(request)) ?? null;
     request.viewer = viewer;
     if (access === 'anyone') return true;
     if (!viewer) throw new SignInRequired();
-    if (access === 'developer' && !viewer.developerId) throw new PageNotFound();
-    if (access === 'admin' && !viewer.isAdmin) throw new PageNotFound();
+    if (access === 'developer' && !isDeveloper(viewer)) throw new PageNotFound();
+    if (access === 'admin' && !isAdmin(viewer)) throw new PageNotFound();
     return true;
   }
 }
@@ -125,6 +125,13 @@ export const CurrentViewer = createParamDecorator((_data: unknown, context: Exec
 /** The developer on a `developer` page. */
 export const CurrentDeveloperViewer = createParamDecorator((_data: unknown, context: ExecutionContext): DeveloperViewer => {
   const viewer = viewerOf(context);
-  if (!viewer?.developerId) throw new Error('@CurrentDeveloperViewer() used on a page that is not `developer`.');
-  return { ...viewer, developerId: viewer.developerId };
+  if (!viewer || !isDeveloper(viewer)) throw new Error('@CurrentDeveloperViewer() used on a page that is not `developer`.');
+  return viewer;
+});
+
+/** The administrator on an `admin` page. */
+export const CurrentAdminViewer = createParamDecorator((_data: unknown, context: ExecutionContext): AdminContext => {
+  const viewer = viewerOf(context);
+  if (!viewer || !isAdmin(viewer)) throw new Error('@CurrentAdminViewer() used on a page that is not `admin`.');
+  return viewer;
 });
