@@ -1,14 +1,16 @@
 import { Module } from '@nestjs/common';
+import { AchievementsModule } from '../modules/achievements/achievements.module';
 import { WalletModule } from '../modules/wallet/wallet.module';
 import { DemoSeedService } from './demo-seed.service';
+import { MePageController } from './me-page.controller';
 import { PagesController } from './pages.controller';
 import { StaticController } from './static.controller';
 import { WebAssetsService } from './web-assets.service';
 
-/** The browser side: SDK, host page, catalogue and game pages, demo games, the demo world. */
+/** The browser side: SDK, host page, catalogue, game and profile pages, demo games, the demo world. */
 @Module({
-  imports: [WalletModule],
-  controllers: [StaticController, PagesController],
+  imports: [WalletModule, AchievementsModule],
+  controllers: [StaticController, PagesController, MePageController],
   providers: [WebAssetsService, DemoSeedService],
 })
 export class WebModule {}

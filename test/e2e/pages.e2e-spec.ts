@@ -3,6 +3,7 @@
  * 404 page for unknown and foreign resources and missing roles, the header by role.
  */
 import { TestApp } from '../support/app';
+import { fundPlayer } from '../support/play';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, adminCookie, createDeveloper, createGame, createWorldApp, Developer, logIn, signUpPlayer, SignedUpUser } from '../support/factories';
 
 describe('pages: who sees what (CONTRACT §17)', () => {
@@ -56,7 +57,7 @@ describe('pages: who sees what (CONTRACT §17)', () => {
   });
 
   it('answers the 404 page to non-admins on /admin and for unknown paths under the page areas', async () => {
-    for (const path of ['/admin', '/admin/anything', '/me/anything', '/checkout/anything', '/developer/games']) {
+    for (const path of ['/admin', '/admin/anything', '/me/anything', '/checkout/anything', '/developer/games', '/me?before=abc', '/me?before=1&before=2']) {
       expectNotFoundPage(await t.http().get(path).set('Cookie', player.cookie));
     }
   });
@@ -110,5 +111,41 @@ describe('pages: who sees what (CONTRACT §17)', () => {
     expectNotFoundPage(await t.http().get(`/play/${game.slug}?version=${second.body.versionId}`).set('Cookie', player.cookie));
     const adminPage = await t.http().get(`/play/${game.slug}?version=${second.body.versionId}`).set('Cookie', await logIn(t, ADMIN_EMAIL, ADMIN_PASSWORD)).expect(200);
     expect(adminPage.text).toContain(`data-version-id="${second.body.versionId}"`);
+  });
+
+  it('/me: the facts, wallet history 50 a page with "Older", another wallet\'s entry id the 404 page', async () => {
+    const rich = await signUpPlayer(t, { verified: true, displayName: 'Rich Player' });
+    for (let i = 0; i < 51; i++) await fundPlayer(t, rich, 1);
+    const first = await t.http().get('/me').set('Cookie', rich.cookie).expect(200);
+    expect(first.text).toContain('<h1>Rich Player</h1>');
+    for (const term of ['Level', 'XP', 'XP to next level', 'Balance', 'Initials']) expect(first.text).toContain(`<dt>${term}</dt>`);
+    expect(first.text).toContain('<dt>Balance</dt><dd>51</dd>');
+    expect(first.text).toContain('<dt>Initials</dt><dd>—</dd>');
+    expect(first.text).toContain('<dt>XP to next level</dt><dd>100</dd>');
+    expect(first.text).toContain('<caption>Wallet history</caption>');
+    expect(first.text).toMatch(/<caption[^>]*>Purchases<\/caption>/);
+    const rows = (html: string) => html.split('<caption>Wallet history</caption>')[1]!.split('</table>')[0]!.match(/<tr>/g)!.length - 1;
+    expect(rows(first.text)).toBe(50);
+    const older = /href="(\/me\?before=\d+)">Older</.exec(first.text)?.[1];
+    expect(older).toBeDefined();
+    const second = await t.http().get(older!).set('Cookie', rich.cookie).expect(200);
+    expect(rows(second.text)).toBe(1);
+    expect(second.text).not.toContain('>Older<');
+    // Another player's wallet entry as `before`: the 404 page, nothing of that wallet.
+    expectNotFoundPage(await t.http().get(older!).set('Cookie', player.cookie));
+  });
+
+  it('/developer/games/{gameId} and /developer/earnings for the owner; another developer\'s game the 404 page', async () => {
+    const game = await createGame(t, dev, { title: 'Owned Game' });
+    const page = await t.http().get(`/developer/games/${game.gameId}`).set('Cookie', dev.cookie).expect(200);
+    expect(page.text).toContain('<h1>Owned Game</h1>');
+    for (const caption of ['Versions', 'Achievements']) expect(page.text).toMatch(new RegExp(`<caption[^>]*>${caption}</caption>`));
+    expect(page.text).toContain(`href="/play/${game.slug}?version=${game.versionId}"`);
+    const earnings = await t.http().get(`/developer/earnings?gameId=${game.gameId}`).set('Cookie', dev.cookie).expect(200);
+    expect(earnings.text).toContain('<caption>Earnings</caption>');
+    expect(earnings.text).toContain('<caption>Daily earnings</caption>');
+    expect(earnings.text).toMatch(/<svg role="img" aria-label="Daily earnings, last 30 days, Owned Game/);
+    expectNotFoundPage(await t.http().get(`/developer/earnings?gameId=${foreignGame.gameId}`).set('Cookie', dev.cookie));
+    expect((await t.http().get('/developer/earnings?gameId=').set('Cookie', dev.cookie).expect(200)).text).toContain('aria-label="Daily earnings, last 30 days, all games');
   });
 });

@@ -1,4 +1,4 @@
-import { levelOf, rewardsFor } from './achievement.rules';
+import { levelOf, rewardsFor, xpToNextLevel } from './achievement.rules';
 
 const def = { name: 'First Blood', description: 'Win once', iconKey: 'trophy' };
 
@@ -12,6 +12,19 @@ describe('levelOf', () => {
     [1250, 13],
   ])('xp %i is level %i', (xp, level) => {
     expect(levelOf(xp)).toBe(level);
+  });
+});
+
+describe('xpToNextLevel', () => {
+  it.each([
+    [0, 100],
+    [25, 75],
+    [99, 1],
+    [100, 100],
+    [175, 25],
+  ])('xp %i needs %i more', (xp, more) => {
+    expect(xpToNextLevel(xp)).toBe(more);
+    expect(levelOf(xp + more)).toBe(levelOf(xp) + 1);
   });
 });
 

@@ -3,13 +3,13 @@
  * celebrations a first unlock earns.
  */
 
-import { levelOf } from '../identity/players.service';
+import { levelOf, xpToNextLevel } from '../identity/players.service';
 
 /** Every game achievement is worth this much XP (spec §2.7). */
 export const ACHIEVEMENT_XP = 25;
 
 // One definition of the arcade level (1 + floor(xp / 100)), shared with GET /api/me.
-export { levelOf };
+export { levelOf, xpToNextLevel };
 
 export interface RewardItem {
   kind: 'achievement' | 'level-up';

@@ -4,12 +4,14 @@ import { AchievementUnlock } from './achievement-unlock.entity';
 import { PlaySessionsModule } from '../play-sessions/play-sessions.module';
 import { AchievementsController } from './achievements.controller';
 import { AchievementsRepository } from './achievements.repository';
+import { AchievementsService } from './achievements.service';
 import { UnlockAchievementService } from './unlock-achievement.service';
 
 /** Unlocks, XP and the rewards a first unlock earns. */
 @Module({
   imports: [TypeOrmModule.forFeature([AchievementUnlock]), PlaySessionsModule],
   controllers: [AchievementsController],
-  providers: [AchievementsRepository, UnlockAchievementService],
+  providers: [AchievementsRepository, UnlockAchievementService, AchievementsService],
+  exports: [AchievementsService],
 })
 export class AchievementsModule {}

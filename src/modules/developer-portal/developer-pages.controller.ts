@@ -1,13 +1,16 @@
-import { Controller, Get, Res } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Controller, Get, Param, Query, Res } from '@nestjs/common';
+import { ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { h } from 'preact';
 import { sendPage, Viewer } from '../../web/layout/layout';
-import { CurrentDeveloperViewer, CurrentViewer, DeveloperViewer, Page } from '../../web/layout/page-auth';
+import { CurrentDeveloperViewer, CurrentViewer, DeveloperViewer, Page, PageNotFound } from '../../web/layout/page-auth';
 import { WalletService } from '../wallet/wallet.service';
+import { AchievementDefinitionsService } from './achievement-definitions.service';
 import { ApiKeysService } from './api-keys.service';
+import { DeveloperGamePage } from './developer-game-page';
 import { DeveloperGameRow, DeveloperHomePage } from './developer-home-page';
 import { GamesService } from './games.service';
+import { EarningsPage } from './earnings-page';
 import { KeysPage } from './keys-page';
 
 /**
@@ -21,6 +24,7 @@ export class DeveloperPagesController {
     private readonly games: GamesService,
     private readonly keys: ApiKeysService,
     private readonly wallets: WalletService,
+    private readonly definitions: AchievementDefinitionsService,
   ) {}
 
   @Get()
@@ -37,6 +41,36 @@ export class DeveloperPagesController {
   @Page('developer', { summary: 'The API key page (HTML)', description: 'Creates (the key shown once), lists and revokes API keys.' })
   async keysPage(@CurrentDeveloperViewer() viewer: DeveloperViewer, @Res() res: Response): Promise<void> {
     sendPage(res, h(KeysPage, { viewer, keys: await this.keys.list(viewer.developerId) }));
+  }
+
+  @Get('games/:gameId')
+  @Page('developer', {
+    summary: 'One of the developer\'s games (HTML)',
+    description: 'Settings, status and Unpublish; versions with Preview and Publish; achievements with their unlock counts, Edit and Retire. Another developer\'s or an unknown game: the 404 page.',
+  })
+  @ApiParam({ name: 'gameId', description: 'The game id', schema: { type: 'string', maxLength: 64 } })
+  async gamePage(@CurrentDeveloperViewer() viewer: DeveloperViewer, @Param('gameId') gameId: string, @Res() res: Response): Promise<void> {
+    if (gameId.length > 64) throw new PageNotFound();
+    const game = await this.games.ownedGame(viewer.developerId, gameId);
+    const [versions, achievements] = await Promise.all([this.games.versionsOf(game.id), this.definitions.list(viewer.developerId, game.id)]);
+    sendPage(res, h(DeveloperGamePage, { viewer, game, versions, achievements }));
+  }
+
+  @Get('earnings')
+  @Page('developer', {
+    summary: 'The developer\'s earnings (HTML)',
+    description: 'Every game\'s earnings (as GET /api/portal/earnings) and the last 30 days of earnedUsd as a chart and a table, for all games or the one chosen with `gameId`.',
+  })
+  @ApiQuery({ name: 'gameId', required: false, description: 'Show the days of this game (another developer\'s or an unknown game: the 404 page)', schema: { type: 'string', maxLength: 64 } })
+  async earningsPage(@CurrentDeveloperViewer() viewer: DeveloperViewer, @Query('gameId') gameIdParam: unknown, @Res() res: Response): Promise<void> {
+    if (gameIdParam !== undefined && (typeof gameIdParam !== 'string' || gameIdParam.length > 64)) throw new PageNotFound();
+    const gameId = gameIdParam || null;
+    const [games, report, daily] = await Promise.all([
+      this.games.list(viewer.developerId),
+      this.wallets.earnings(viewer.developerId),
+      this.wallets.dailyEarnings(viewer.developerId, 30, gameId ?? undefined),
+    ]);
+    sendPage(res, h(EarningsPage, { viewer, games: games.map((game) => ({ gameId: game.gameId, title: game.title })), gameId, report, daily }));
   }
 
   private async overview(developerId: string): Promise<DeveloperGameRow[]> {

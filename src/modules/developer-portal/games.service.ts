@@ -87,6 +87,11 @@ export class GamesService {
     return this.games.newestPlayableVersion(gameId);
   }
 
+  /** A game's versions with their review outcome, newest first (callers check ownership). */
+  versionsOf(gameId: string): Promise<VersionRecord[]> {
+    return this.games.listVersions(gameId);
+  }
+
   /** An achievement definition by game and key, active or retired (callers check `status`). */
   findAchievement(gameId: string, key: string): Promise<AchievementRecord | undefined> {
     return this.achievements.byKey(gameId, key);

@@ -1,4 +1,4 @@
-import { earningFor, millsToUsd } from './money';
+import { earningFor, millsToUsd, usdToMills } from './money';
 
 describe('money in mills', () => {
   it('splits an insertion 70% to the developer, in exact integers', () => {
@@ -30,5 +30,10 @@ describe('money in mills', () => {
     const gross = 3 * earningFor(2).grossMills;
     const earned = 3 * earningFor(2).earnedMills;
     expect([millsToUsd(gross), millsToUsd(earned)]).toEqual(['1.5', '1.05']);
+  });
+
+  it('reads a money string back into mills, the inverse of millsToUsd', () => {
+    for (const mills of [0, 175, 1500, 1050, 250, 2000, -175, -1050, 9_007_199_254_740]) expect(usdToMills(millsToUsd(mills))).toBe(mills);
+    for (const bad of ['', '1.2345', '1,5', 'abc', '.5', '1.']) expect(() => usdToMills(bad)).toThrow(RangeError);
   });
 });

@@ -25,3 +25,11 @@ export function millsToUsd(mills: bigint | number | string): string {
   const fraction = (abs % 1000n).toString().padStart(3, '0').replace(/0+$/, '');
   return `${negative ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
 }
+
+/** The inverse of millsToUsd: "1.05" → 1050, "-0.175" → -175. */
+export function usdToMills(usd: string): number {
+  const match = /^(-?)(\d+)(?:\.(\d{1,3}))?$/.exec(usd);
+  if (!match) throw new RangeError(`not a money string: ${usd}`);
+  const mills = Number(match[2]) * 1000 + Number((match[3] ?? '').padEnd(3, '0'));
+  return match[1] ? -mills : mills;
+}

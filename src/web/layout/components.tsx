@@ -138,11 +138,25 @@ export function Checkbox(props: { id: string; label: string; name: string; check
   );
 }
 
-export function Select(props: { id: string; label: string; name: string; options: { value: string; label: string }[]; value?: string; hint?: string }) {
+/** A select; `submitOnChange`: choosing an option submits its (GET) form at once, no apply button. */
+export function Select(props: {
+  id: string;
+  label: string;
+  name: string;
+  options: { value: string; label: string }[];
+  value?: string;
+  hint?: string;
+  submitOnChange?: boolean;
+}) {
   return (
     <div class="field">
       <label for={props.id}>{props.label}</label>
-      <select id={props.id} name={props.name} aria-describedby={props.hint ? `${props.id}-hint` : undefined}>
+      <select
+        id={props.id}
+        name={props.name}
+        aria-describedby={props.hint ? `${props.id}-hint` : undefined}
+        data-submit-on-change={props.submitOnChange ? '' : undefined}
+      >
         {props.options.map((o) => (
           <option value={o.value} selected={o.value === props.value}>
             {o.label}

@@ -3,7 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import { Page, PageNotFound } from './page-auth';
 
 /**
- * Unknown paths under the page areas (and the area pages not built yet) answer the HTML 404 page (CONTRACT §17.1), after the
+ * Unknown paths under the page areas (and /admin until it is built) answer the HTML 404 page (CONTRACT §17.1), after the
  * sign-in redirect for a signed-out visitor; other unknown paths answer the JSON 404 of §13.
  * Express tries routes in registration order, so this module is imported after every module
  * with pages (app.module.ts keeps it last).
@@ -11,7 +11,7 @@ import { Page, PageNotFound } from './page-auth';
 @ApiExcludeController()
 @Controller()
 class PageFallbackController {
-  @Get(['me', 'me/*rest', 'developer/*rest', 'admin', 'admin/*rest', 'checkout', 'checkout/*rest'])
+  @Get(['me/*rest', 'developer/*rest', 'admin', 'admin/*rest', 'checkout', 'checkout/*rest'])
   @Page('signed-in', { summary: 'Unknown page' })
   notFound(): never {
     throw new PageNotFound();

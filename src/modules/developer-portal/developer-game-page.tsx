@@ -1,0 +1,257 @@
+/**
+ * `/developer/games/{gameId}` (CONTRACT §17.1): settings, status and "Unpublish", versions
+ * ("Preview", "Publish", "Add version") and achievements ("Edit", "Retire", "Add achievement",
+ * the 18-icon picker, each one's unlock count).
+ */
+import { ApiForm, Cell, Checkbox, Hidden, Icon, IconPicker, NumberField, Submit, TextArea, TextField, When } from '../../web/layout/components';
+import type { DeveloperViewer } from '../../web/layout/page-auth';
+import type { AchievementDefinitionView } from './achievement-definitions.service';
+import { DeveloperLayout } from './developer-layout';
+import type { GameRecord, VersionRecord } from './game.repository';
+
+export interface DeveloperGamePageProps {
+  viewer: DeveloperViewer;
+  game: GameRecord;
+  versions: VersionRecord[];
+  achievements: AchievementDefinitionView[];
+}
+
+function gamePath(game: GameRecord): string {
+  return `/api/portal/games/${encodeURIComponent(game.id)}`;
+}
+
+function Status(props: { game: GameRecord }) {
+  const { game } = props;
+  return (
+    <div class="actions status-line">
+      <p>
+        Status: <strong class={`status status-${game.status}`}>{game.status}</strong>
+        {game.status === 'published' ? (
+          <>
+            {' '}
+            · <a href={`/games/${game.slug}`}>Public page</a>
+          </>
+        ) : null}
+      </p>
+      {game.status === 'published' ? (
+        <ApiForm method="POST" action={`${gamePath(game)}/unpublish`} class="row-action" flash="The game is unpublished.">
+          <Submit variant="secondary">Unpublish</Submit>
+        </ApiForm>
+      ) : null}
+      {game.status === 'suspended' ? <p class="notice" data-tone="error">An administrator suspended this game: players cannot start it until it is unsuspended.</p> : null}
+    </div>
+  );
+}
+
+function Settings(props: { game: GameRecord }) {
+  const { game } = props;
+  return (
+    <div class="panel narrow">
+      <ApiForm method="PATCH" action={gamePath(game)} labelledBy="settings-heading" flash="Settings saved.">
+        <h2 id="settings-heading">Settings</h2>
+        <TextField id="settings-title" label="Title" name="title" value={game.title} required hint="1 to 80 characters." />
+        <NumberField id="settings-price" label="Coins per credit" name="coinsPerCredit" value={game.coinsPerCredit} min={1} max={5} required hint="1 to 5 coins; running play sessions keep their price." />
+        <NumberField id="settings-max-score" label="Max score" name="maxScore" value={game.maxScore} min={0} hint="Scores above it are refused (at most 9007199254740991)." />
+        <Submit>Save</Submit>
+      </ApiForm>
+    </div>
+  );
+}
+
+function Versions(props: { game: GameRecord; versions: VersionRecord[] }) {
+  const { game } = props;
+  return (
+    <section aria-labelledby="versions-heading">
+      <h2 id="versions-heading">Versions</h2>
+      <table class="data">
+        <caption class="visually-hidden">Versions</caption>
+        <thead>
+          <tr>
+            <th scope="col">Label</th>
+            <th scope="col">Entry URL</th>
+            <th scope="col">Status</th>
+            <th scope="col">Rejection reason</th>
+            <th scope="col">Added</th>
+            <th scope="col">Actions</th>
+          </tr>
+        </thead>
+        <tbody>
+          {props.versions.length === 0 ? (
+            <tr>
+              <td colspan={6}>No versions yet: add the entry URL of your first build below.</td>
+            </tr>
+          ) : (
+            props.versions.map((version) => {
+              const live = game.status === 'published' && game.currentVersionId === version.id;
+              return (
+                <tr>
+                  <Cell label="Label">{version.label}</Cell>
+                  <Cell label="Entry URL" class="mono">
+                    {version.entryUrl}
+                  </Cell>
+                  <Cell label="Status">
+                    <span class={`status status-${version.status}`}>{version.status}</span>
+                    {live ? ' · live' : null}
+                  </Cell>
+                  <Cell label="Rejection reason">{version.rejectReason ?? '—'}</Cell>
+                  <Cell label="Added">
+                    <When at={version.createdAt} />
+                  </Cell>
+                  <Cell label="Actions">
+                    <div class="actions">
+                      <a class="button secondary small" href={`/play/${game.slug}?version=${encodeURIComponent(version.id)}`}>
+                        Preview
+                      </a>
+                      {version.status === 'approved' && !live ? (
+                        <ApiForm method="POST" action={`${gamePath(game)}/publish`} class="row-action" flash={`Version ${version.label} is published.`}>
+                          <Hidden name="versionId" value={version.id} />
+                          <Submit variant="primary">Publish</Submit>
+                        </ApiForm>
+                      ) : null}
+                    </div>
+                  </Cell>
+                </tr>
+              );
+            })
+          )}
+        </tbody>
+      </table>
+      <div class="panel narrow">
+        <ApiForm method="POST" action={`${gamePath(game)}/versions`} labelledBy="add-version-heading" flash="Version added: it is pending review.">
+          <h2 id="add-version-heading">Add version</h2>
+          <TextField id="version-label" label="Label" name="label" required hint="1 to 40 characters, e.g. 1.2.0." />
+          <TextField id="version-entry-url" label="Entry URL" name="entryUrl" type="url" required spellcheck={false} hint="An absolute http(s) URL, or a path on this service beginning with /." />
+          <Submit>Add version</Submit>
+        </ApiForm>
+      </div>
+    </section>
+  );
+}
+
+/** Key, Name, Description, Icon and Secret: the add form's fields, and the edit form's. */
+function AchievementFields(props: { id: string; value?: AchievementDefinitionView }) {
+  const { id, value } = props;
+  return (
+    <>
+      <TextField id={`${id}-key`} label="Key" name="key" value={value?.key} required spellcheck={false} hint="Lower-case letters, digits, - and _, up to 48; your game unlocks it by this key. Locked once a player has it." />
+      <TextField id={`${id}-name`} label="Name" name="name" value={value?.name} required hint="1 to 40 characters." />
+      <TextArea id={`${id}-description`} label="Description" name="description" value={value?.description} hint="Up to 160 characters." />
+      <IconPicker id={`${id}-icon`} value={value?.iconKey} />
+      <Checkbox id={`${id}-secret`} label="Secret" name="secret" checked={value?.secret} hint="Shown as ??? to players until they unlock it." />
+    </>
+  );
+}
+
+function EditAchievement(props: { game: GameRecord; achievement: AchievementDefinitionView; index: number }) {
+  const { achievement, index } = props;
+  const id = `edit-${index}`;
+  return (
+    <>
+      <button type="button" class="button secondary small" data-edit={`${id}-template`} aria-haspopup="dialog">
+        Edit
+      </button>
+      {/* The form lives in a template until "Edit" opens it: the row's text stays the row's own. */}
+      <template id={`${id}-template`}>
+        <dialog aria-labelledby={`${id}-heading`}>
+          <ApiForm method="PATCH" action={`${gamePath(props.game)}/achievements/${encodeURIComponent(achievement.key)}`} labelledBy={`${id}-heading`} flash="Achievement saved.">
+            <h2 id={`${id}-heading`}>{`Edit ${achievement.name}`}</h2>
+            <AchievementFields id={id} value={achievement} />
+            <div class="actions">
+              <Submit>Save</Submit>
+              <button type="button" class="button secondary" data-close="">
+                Cancel
+              </button>
+            </div>
+          </ApiForm>
+        </dialog>
+      </template>
+    </>
+  );
+}
+
+function Achievements(props: { game: GameRecord; achievements: AchievementDefinitionView[] }) {
+  const { game } = props;
+  return (
+    <section aria-labelledby="achievements-heading">
+      <h2 id="achievements-heading">Achievements</h2>
+      <table class="data">
+        <caption class="visually-hidden">Achievements</caption>
+        <thead>
+          <tr>
+            <th scope="col">Icon</th>
+            <th scope="col">Key</th>
+            <th scope="col">Name</th>
+            <th scope="col">Description</th>
+            <th scope="col">Secret</th>
+            <th scope="col">Status</th>
+            <th scope="col" class="num">
+              Unlocks
+            </th>
+            <th scope="col">Actions</th>
+          </tr>
+        </thead>
+        <tbody>
+          {props.achievements.length === 0 ? (
+            <tr>
+              <td colspan={8}>No achievements yet.</td>
+            </tr>
+          ) : (
+            props.achievements.map((achievement, index) => (
+              <tr>
+                <Cell label="Icon">
+                  <Icon iconKey={achievement.iconKey} /> <span class="hint">{achievement.iconKey}</span>
+                </Cell>
+                <Cell label="Key" class="mono">
+                  {achievement.key}
+                </Cell>
+                <Cell label="Name">{achievement.name}</Cell>
+                <Cell label="Description">{achievement.description}</Cell>
+                <Cell label="Secret">{achievement.secret ? 'yes' : 'no'}</Cell>
+                <Cell label="Status">{achievement.status}</Cell>
+                <Cell label="Unlocks" class="num">
+                  {String(achievement.unlockCount)}
+                </Cell>
+                <Cell label="Actions">
+                  <div class="actions">
+                    <EditAchievement game={game} achievement={achievement} index={index} />
+                    {achievement.status === 'active' ? (
+                      <ApiForm
+                        method="POST"
+                        action={`${gamePath(game)}/achievements/${encodeURIComponent(achievement.key)}/retire`}
+                        class="row-action"
+                        flash={`${achievement.name} is retired.`}
+                      >
+                        <Submit variant="danger">Retire</Submit>
+                      </ApiForm>
+                    ) : null}
+                  </div>
+                </Cell>
+              </tr>
+            ))
+          )}
+        </tbody>
+      </table>
+      <div class="panel narrow">
+        <ApiForm method="POST" action={`${gamePath(game)}/achievements`} labelledBy="add-achievement-heading" flash="Achievement added.">
+          <h2 id="add-achievement-heading">Add achievement</h2>
+          <AchievementFields id="add" />
+          <Submit>Add achievement</Submit>
+        </ApiForm>
+      </div>
+    </section>
+  );
+}
+
+export function DeveloperGamePage(props: DeveloperGamePageProps) {
+  const { game } = props;
+  return (
+    <DeveloperLayout title={game.title} viewer={props.viewer} page="developer-game" current="game">
+      <h1>{game.title}</h1>
+      <p class="lead mono">/play/{game.slug}</p>
+      <Status game={game} />
+      <Settings game={game} />
+      <Versions game={game} versions={props.versions} />
+      <Achievements game={game} achievements={props.achievements} />
+    </DeveloperLayout>
+  );
+}

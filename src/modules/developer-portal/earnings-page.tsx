@@ -1,0 +1,119 @@
+/**
+ * `/developer/earnings` (CONTRACT §17.1): select "Game" (all games or one; choosing reloads the
+ * page), table "Earnings" (every game, as §3), the chart of the last 30 days' earnedUsd and the
+ * same numbers in table "Daily earnings".
+ */
+import { Cell, Select } from '../../web/layout/components';
+import type { DeveloperViewer } from '../../web/layout/page-auth';
+import { millsToUsd, usdToMills } from '../wallet/money';
+import type { DailyEarnings, EarningsReport } from '../wallet/wallet.service';
+import { DeveloperLayout } from './developer-layout';
+import { EarningsChart } from './earnings-chart';
+
+export interface EarningsPageProps {
+  viewer: DeveloperViewer;
+  /** The developer's games, for the select and the table's titles. */
+  games: { gameId: string; title: string }[];
+  /** The chosen game, or null for all games. */
+  gameId: string | null;
+  report: EarningsReport;
+  daily: DailyEarnings;
+}
+
+export function EarningsPage(props: EarningsPageProps) {
+  const titles = new Map(props.games.map((game) => [game.gameId, game.title]));
+  const scope = props.gameId ? titles.get(props.gameId) ?? '' : 'all games';
+  const days = props.daily.days;
+  const earned = millsToUsd(days.reduce((sum, day) => sum + usdToMills(day.earnedUsd), 0));
+  const label = `Daily earnings, last ${days.length} days, ${scope}: ${days[0]?.date} to ${days.at(-1)?.date}`;
+  return (
+    <DeveloperLayout title="Earnings" viewer={props.viewer} page="developer-earnings" current="earnings">
+      <h1>Earnings</h1>
+      <p class="lead">1 coin = 0.25 USD; you earn 70% of every paid insertion. Amounts in US dollars, exact.</p>
+      <table class="data">
+        <caption>Earnings</caption>
+        <thead>
+          <tr>
+            <th scope="col">Game</th>
+            <th scope="col">Slug</th>
+            <th scope="col" class="num">Insertions</th>
+            <th scope="col" class="num">Coins</th>
+            <th scope="col" class="num">Gross (USD)</th>
+            <th scope="col" class="num">Earned (USD)</th>
+          </tr>
+        </thead>
+        <tbody>
+          {props.report.games.length === 0 ? (
+            <tr>
+              <td colspan={6}>No games yet.</td>
+            </tr>
+          ) : (
+            props.report.games.map((game) => (
+              <tr>
+                <Cell label="Game">{titles.get(game.gameId) ?? game.slug}</Cell>
+                <Cell label="Slug" class="mono">{game.slug}</Cell>
+                <Cell label="Insertions" class="num">{String(game.insertions)}</Cell>
+                <Cell label="Coins" class="num">{String(game.coins)}</Cell>
+                <Cell label="Gross (USD)" class="num">{game.grossUsd}</Cell>
+                <Cell label="Earned (USD)" class="num">{game.earnedUsd}</Cell>
+              </tr>
+            ))
+          )}
+        </tbody>
+        <tfoot>
+          <tr>
+            <th scope="row">Total</th>
+            <Cell label="Slug"></Cell>
+            <Cell label="Insertions" class="num">{String(props.report.total.insertions)}</Cell>
+            <Cell label="Coins" class="num">{String(props.report.total.coins)}</Cell>
+            <Cell label="Gross (USD)" class="num">{props.report.total.grossUsd}</Cell>
+            <Cell label="Earned (USD)" class="num">{props.report.total.earnedUsd}</Cell>
+          </tr>
+        </tfoot>
+      </table>
+
+      <section aria-labelledby="daily-heading">
+        <h2 id="daily-heading">The last {days.length} days</h2>
+        <form method="get" action="/developer/earnings" class="filter">
+          <Select
+            id="earnings-game"
+            label="Game"
+            name="gameId"
+            value={props.gameId ?? ''}
+            options={[{ value: '', label: 'All games' }, ...props.games.map((game) => ({ value: game.gameId, label: game.title }))]}
+            submitOnChange
+            hint="Choosing a game shows its days at once."
+          />
+          <noscript>
+            <button type="submit" class="button secondary">
+              Show
+            </button>
+          </noscript>
+        </form>
+        <EarningsChart days={days} label={label} />
+        <p class="hint">{`Earned in these ${days.length} days: ${earned} USD.`}</p>
+        <table class="data">
+          <caption>Daily earnings</caption>
+          <thead>
+            <tr>
+              <th scope="col">Date (UTC)</th>
+              <th scope="col" class="num">Insertions</th>
+              <th scope="col" class="num">Coins</th>
+              <th scope="col" class="num">Earned (USD)</th>
+            </tr>
+          </thead>
+          <tbody>
+            {days.map((day) => (
+              <tr>
+                <Cell label="Date (UTC)">{day.date}</Cell>
+                <Cell label="Insertions" class="num">{String(day.insertions)}</Cell>
+                <Cell label="Coins" class="num">{String(day.coins)}</Cell>
+                <Cell label="Earned (USD)" class="num">{day.earnedUsd}</Cell>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </section>
+    </DeveloperLayout>
+  );
+}

@@ -1,0 +1,50 @@
+import { Controller, Get, Query, Res } from '@nestjs/common';
+import { ApiQuery, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { h } from 'preact';
+import { InvalidRequestError } from '../errors/app-error';
+import { AchievementsService } from '../modules/achievements/achievements.service';
+import { AccountsService } from '../modules/identity/accounts.service';
+import { WalletService } from '../modules/wallet/wallet.service';
+import { sendPage, Viewer } from './layout/layout';
+import { CurrentViewer, Page, PageNotFound } from './layout/page-auth';
+import { MePage } from './me-page';
+
+const ENTRY_ID = /^[0-9]{1,18}$/;
+
+/** The signed-in account's own page. */
+@ApiTags('accounts')
+@Controller('me')
+export class MePageController {
+  constructor(
+    private readonly accounts: AccountsService,
+    private readonly wallets: WalletService,
+    private readonly achievements: AchievementsService,
+  ) {}
+
+  @Get()
+  @Page('signed-in', {
+    summary: 'The player\'s profile page (HTML)',
+    description: 'Level, XP, balance and initials; wallet history 50 entries a page, newest first ("Older" pages back with `before`); achievements across games; purchases.',
+  })
+  @ApiQuery({ name: 'before', required: false, description: 'A wallet entry id: show the entries older than it', schema: { type: 'string', pattern: '^[0-9]{1,18}$' } })
+  async me(@CurrentViewer() viewer: Viewer, @Query('before') before: unknown, @Res() res: Response): Promise<void> {
+    if (before !== undefined && (typeof before !== 'string' || !ENTRY_ID.test(before))) throw new PageNotFound();
+    const [me, wallet, achievements] = await Promise.all([
+      this.accounts.me(viewer.accountId),
+      viewer.walletId ? this.walletPage(viewer.walletId, before) : null,
+      viewer.playerId ? this.achievements.unlockedBy(viewer.playerId) : [],
+    ]);
+    sendPage(res, h(MePage, { viewer, me, wallet, olderPage: before !== undefined, achievements, purchases: [], packs: [] }));
+  }
+
+  /** One page of the wallet; an entry id that is not this wallet's answers the 404 page. */
+  private async walletPage(walletId: string, before: string | undefined) {
+    try {
+      return await this.wallets.entries(walletId, { limit: 50, before });
+    } catch (error) {
+      if (error instanceof InvalidRequestError) throw new PageNotFound();
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,218 @@
+/**
+ * `/me` (CONTRACT §17, §17.1): the player's name, level, XP, balance and initials; wallet history
+ * 50 a page with "Older"; achievements across games; purchases and "Buy coins" (§19).
+ */
+import type { UnlockedAchievement } from '../modules/achievements/achievements.service';
+import { xpToNextLevel } from '../modules/identity/players.service';
+import type { MeView } from '../modules/identity/accounts.service';
+import type { LedgerEntryView, WalletPage } from '../modules/wallet/wallet.service';
+import { ApiForm, Cell, Icon, Submit, TextField, When } from './layout/components';
+import { Layout, Viewer } from './layout/layout';
+
+/** A purchase as /me lists it (§19). */
+export interface PurchaseRow {
+  purchaseId: string;
+  coins: number;
+  priceUsd: string;
+  status: string;
+  createdAt: Date;
+}
+
+/** A coin pack on sale (§19): "Buy coins" offers one button per pack. */
+export interface CoinPack {
+  packId: string;
+  coins: number;
+  priceUsd: string;
+}
+
+export interface MePageProps {
+  viewer: Viewer;
+  me: MeView;
+  /** Null for an account without a player profile (no wallet). */
+  wallet: WalletPage | null;
+  /** True on an older page of the wallet history (`?before=`). */
+  olderPage: boolean;
+  achievements: UnlockedAchievement[];
+  purchases: PurchaseRow[];
+  packs: CoinPack[];
+}
+
+function entryText(entry: LedgerEntryView): string {
+  if (entry.kind === 'debit') return entry.gameSlug ? `Coin inserted · ${entry.gameSlug}` : 'Coin inserted';
+  if (entry.kind === 'credit') return entry.reason ? `Credit · ${entry.reason}` : 'Credit';
+  return entry.reason ? `${entry.kind} · ${entry.reason}` : entry.kind;
+}
+
+function Facts(props: { me: MeView }) {
+  const { me } = props;
+  const facts: [string, string][] = [
+    ['Level', String(me.level)],
+    ['XP', String(me.xp)],
+    ['XP to next level', String(xpToNextLevel(me.xp))],
+    ['Balance', me.balance === null ? '—' : String(me.balance)],
+    ['Initials', me.initials ?? '—'],
+  ];
+  return (
+    <dl class="facts">
+      {facts.map(([term, value]) => (
+        <div>
+          <dt>{term}</dt>
+          <dd>{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+function WalletHistory(props: { wallet: WalletPage; olderPage: boolean }) {
+  const { wallet } = props;
+  return (
+    <>
+      <table class="data">
+        <caption>Wallet history</caption>
+        <thead>
+          <tr>
+            <th scope="col">When</th>
+            <th scope="col">Entry</th>
+            <th scope="col" class="num">
+              Coins
+            </th>
+            <th scope="col" class="num">
+              Balance after
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {wallet.entries.length === 0 ? (
+            <tr>
+              <td colspan={4}>No coins yet.</td>
+            </tr>
+          ) : (
+            wallet.entries.map((entry) => (
+              <tr>
+                <Cell label="When">
+                  <When at={entry.createdAt} />
+                </Cell>
+                <Cell label="Entry">{entryText(entry)}</Cell>
+                <Cell label="Coins" class="num">
+                  {entry.delta > 0 ? `+${entry.delta}` : String(entry.delta)}
+                </Cell>
+                <Cell label="Balance after" class="num">
+                  {String(entry.balanceAfter)}
+                </Cell>
+              </tr>
+            ))
+          )}
+        </tbody>
+      </table>
+      <p class="pager">
+        {props.olderPage ? <a href="/me">Newest entries</a> : null}
+        {wallet.nextBefore ? <a href={`/me?before=${encodeURIComponent(wallet.nextBefore)}`}>Older</a> : null}
+      </p>
+    </>
+  );
+}
+
+function Achievements(props: { achievements: UnlockedAchievement[] }) {
+  return (
+    <section aria-labelledby="achievements-heading">
+      <h2 id="achievements-heading">Achievements</h2>
+      {props.achievements.length === 0 ? (
+        <p>None yet: play a game and unlock your first.</p>
+      ) : (
+        <ul class="achievements" aria-labelledby="achievements-heading">
+          {props.achievements.map((a) => (
+            <li class="achievement unlocked">
+              <span class="achievement-icon">
+                <Icon iconKey={a.iconKey} />
+              </span>
+              <span class="achievement-text">
+                <strong>{a.name}</strong>
+                <span>{a.gameTitle}</span>
+              </span>
+              <span class="achievement-state">
+                <When at={a.unlockedAt} />
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+/** Purchases (§19). "Buy coins" appears once packs are on sale (the payments module passes them). */
+function Purchases(props: { purchases: PurchaseRow[]; packs: CoinPack[] }) {
+  return (
+    <section aria-labelledby="purchases-heading" id="purchases">
+      <h2 id="purchases-heading">Purchases</h2>
+      <table class="data">
+        <caption class="visually-hidden">Purchases</caption>
+        <thead>
+          <tr>
+            <th scope="col">When</th>
+            <th scope="col" class="num">
+              Coins
+            </th>
+            <th scope="col" class="num">
+              Price (USD)
+            </th>
+            <th scope="col">Status</th>
+          </tr>
+        </thead>
+        <tbody>
+          {props.purchases.length === 0 ? (
+            <tr>
+              <td colspan={4}>No purchases yet.</td>
+            </tr>
+          ) : (
+            props.purchases.map((purchase) => (
+              <tr>
+                <Cell label="When">
+                  <When at={purchase.createdAt} />
+                </Cell>
+                <Cell label="Coins" class="num">
+                  {String(purchase.coins)}
+                </Cell>
+                <Cell label="Price (USD)" class="num">
+                  {purchase.priceUsd}
+                </Cell>
+                <Cell label="Status">{purchase.status}</Cell>
+              </tr>
+            ))
+          )}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+export function MePage(props: MePageProps) {
+  const { me } = props;
+  return (
+    <Layout title="My profile" viewer={props.viewer} page="me" section="me">
+      <h1>{me.displayName}</h1>
+      <p class="lead">{me.email}</p>
+      {me.emailVerified ? null : (
+        <p class="notice" data-tone="error">
+          Verify your e-mail address to play: open the link we sent to {me.email}.
+        </p>
+      )}
+      <Facts me={me} />
+      {props.wallet ? (
+        <WalletHistory wallet={props.wallet} olderPage={props.olderPage} />
+      ) : (
+        <div class="panel narrow">
+          <ApiForm method="POST" action="/api/me/player" labelledBy="player-heading" flash="Your player profile is ready.">
+            <h2 id="player-heading">Create player profile</h2>
+            <p>A player profile gives you a wallet, XP and high-score initials.</p>
+            <TextField id="player-name" label="Display name" name="displayName" value={me.displayName} required />
+            <Submit>Create player profile</Submit>
+          </ApiForm>
+        </div>
+      )}
+      <Achievements achievements={props.achievements} />
+      <Purchases purchases={props.purchases} packs={props.packs} />
+    </Layout>
+  );
+}
