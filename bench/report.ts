@@ -5,7 +5,7 @@ import type { Measurement } from './load';
 export interface Row {
   id: string;
   label: string;
-  section: 'baseline' | 'scenario' | 'ledger growth' | 'board growth';
+  section: 'baseline' | 'scenario' | 'pages' | 'ledger growth' | 'board growth';
   measurement: Measurement;
   /** Row id this one is compared with, and the ratio rps / baseline rps. */
   baseline?: string;

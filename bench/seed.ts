@@ -130,3 +130,44 @@ export async function insertOneCoinEach(sessions: PlaySession[], baseUrl: string
     return insertionId;
   });
 }
+
+export interface PagesWorld {
+  /** A developer with 20 games (half published, each with versions and achievements) and earnings on them. */
+  developer: Player;
+  /** A player with more than a page of wallet history and achievements unlocked across games. */
+  player: Player;
+}
+
+/**
+ * The world the page rows measure (issue 17: "a developer of 20 games"): each game has a version
+ * (every other one approved and published) and three achievements; the player plays each published
+ * game three times (60 coins inserted, 61 ledger entries with the credit) and unlocks one
+ * achievement in each.
+ */
+export async function seedPagesWorld(baseUrl: string, admin: Caller): Promise<PagesWorld> {
+  const developer = await signUpVerified(baseUrl, admin, 'pages-developer', { linkPlayer: false });
+  await developer.caller.post('/api/portal/developer', { displayName: 'Twenty Games Studio' });
+  const games = await mapLimit(Array.from({ length: 20 }, (_, i) => i), 4, async (i) => {
+    const slug = `pages-game-${i}`;
+    const game = await developer.caller.post<{ gameId: string }>('/api/portal/games', { slug, title: `Pages Game ${i}`, coinsPerCredit: 1 + (i % 5) });
+    const version = await developer.caller.post<{ versionId: string }>(`/api/portal/games/${game.gameId}/versions`, { label: '1.0.0', entryUrl: '/bench-game/index.html' });
+    for (const key of ['first', 'second', 'third']) {
+      await developer.caller.post(`/api/portal/games/${game.gameId}/achievements`, { key, name: `${key} steps`, description: 'Play once.', iconKey: 'star' });
+    }
+    if (i % 2 === 1) return undefined;
+    await admin.post(`/api/admin/versions/${version.versionId}/approve`);
+    await developer.caller.post(`/api/portal/games/${game.gameId}/publish`, { versionId: version.versionId });
+    return slug;
+  });
+  const player = await signUpVerified(baseUrl, admin, 'pages-player');
+  await credit(admin, player.userId, 1_000);
+  const published = games.filter((slug): slug is string => slug !== undefined);
+  await mapLimit(published, 2, async (slug) => {
+    for (let round = 0; round < 6; round++) {
+      const { sessionId } = await player.caller.post<{ sessionId: string }>('/api/play/sessions', { gameSlug: slug });
+      await player.caller.post(`/api/play/sessions/${sessionId}/insert-coin`, { idempotencyKey: freshKey('pages') });
+      if (round === 0) await player.caller.post(`/api/v1/sessions/${sessionId}/achievements`, { key: 'first' });
+    }
+  });
+  return { developer, player };
+}

@@ -4,7 +4,7 @@ import type { Response } from 'express';
 import { h } from 'preact';
 import { InvalidRequestError } from '../errors/app-error';
 import { AchievementsService } from '../modules/achievements/achievements.service';
-import { AccountsService } from '../modules/identity/accounts.service';
+import { PlayersService } from '../modules/identity/players.service';
 import { WalletService } from '../modules/wallet/wallet.service';
 import { sendPage, Viewer } from './layout/layout';
 import { CurrentViewer, Page, PageNotFound } from './layout/page-auth';
@@ -17,7 +17,7 @@ const ENTRY_ID = /^[0-9]{1,18}$/;
 @Controller('me')
 export class MePageController {
   constructor(
-    private readonly accounts: AccountsService,
+    private readonly players: PlayersService,
     private readonly wallets: WalletService,
     private readonly achievements: AchievementsService,
   ) {}
@@ -30,12 +30,13 @@ export class MePageController {
   @ApiQuery({ name: 'before', required: false, description: 'A wallet entry id: show the entries older than it', schema: { type: 'string', pattern: '^[0-9]{1,18}$' } })
   async me(@CurrentViewer() viewer: Viewer, @Query('before') before: unknown, @Res() res: Response): Promise<void> {
     if (before !== undefined && (typeof before !== 'string' || !ENTRY_ID.test(before))) throw new PageNotFound();
-    const [me, wallet, achievements] = await Promise.all([
-      this.accounts.me(viewer.accountId),
+    // Name, e-mail and initials come with the login session; XP, the wallet and the unlocks at once.
+    const [xp, wallet, achievements] = await Promise.all([
+      viewer.playerId ? this.players.xp(viewer.playerId) : 0,
       viewer.walletId ? this.walletPage(viewer.walletId, before) : null,
       viewer.playerId ? this.achievements.unlockedBy(viewer.playerId) : [],
     ]);
-    sendPage(res, h(MePage, { viewer, me, wallet, olderPage: before !== undefined, achievements, purchases: [], packs: [] }));
+    sendPage(res, h(MePage, { viewer, xp, wallet, olderPage: before !== undefined, achievements, purchases: [], packs: [] }));
   }
 
   /** One page of the wallet; an entry id that is not this wallet's answers the 404 page. */

@@ -3,8 +3,7 @@
  * 50 a page with "Older"; achievements across games; purchases and "Buy coins" (§19).
  */
 import type { UnlockedAchievement } from '../modules/achievements/achievements.service';
-import { xpToNextLevel } from '../modules/identity/players.service';
-import type { MeView } from '../modules/identity/accounts.service';
+import { levelOf, xpToNextLevel } from '../modules/identity/players.service';
 import type { LedgerEntryView, WalletPage } from '../modules/wallet/wallet.service';
 import { ApiForm, Cell, Icon, Submit, TextField, When } from './layout/components';
 import { Layout, Viewer } from './layout/layout';
@@ -27,7 +26,8 @@ export interface CoinPack {
 
 export interface MePageProps {
   viewer: Viewer;
-  me: MeView;
+  /** The player's XP (0 without a player profile). */
+  xp: number;
   /** Null for an account without a player profile (no wallet). */
   wallet: WalletPage | null;
   /** True on an older page of the wallet history (`?before=`). */
@@ -43,14 +43,13 @@ function entryText(entry: LedgerEntryView): string {
   return entry.reason ? `${entry.kind} · ${entry.reason}` : entry.kind;
 }
 
-function Facts(props: { me: MeView }) {
-  const { me } = props;
+function Facts(props: { xp: number; balance: number | null; initials: string | null }) {
   const facts: [string, string][] = [
-    ['Level', String(me.level)],
-    ['XP', String(me.xp)],
-    ['XP to next level', String(xpToNextLevel(me.xp))],
-    ['Balance', me.balance === null ? '—' : String(me.balance)],
-    ['Initials', me.initials ?? '—'],
+    ['Level', String(levelOf(props.xp))],
+    ['XP', String(props.xp)],
+    ['XP to next level', String(xpToNextLevel(props.xp))],
+    ['Balance', props.balance === null ? '—' : String(props.balance)],
+    ['Initials', props.initials ?? '—'],
   ];
   return (
     <dl class="facts">
@@ -188,17 +187,17 @@ function Purchases(props: { purchases: PurchaseRow[]; packs: CoinPack[] }) {
 }
 
 export function MePage(props: MePageProps) {
-  const { me } = props;
+  const { viewer } = props;
   return (
-    <Layout title="My profile" viewer={props.viewer} page="me" section="me">
-      <h1>{me.displayName}</h1>
-      <p class="lead">{me.email}</p>
-      {me.emailVerified ? null : (
+    <Layout title="My profile" viewer={viewer} page="me" section="me">
+      <h1>{viewer.displayName}</h1>
+      <p class="lead">{viewer.email}</p>
+      {viewer.emailVerified ? null : (
         <p class="notice" data-tone="error">
-          Verify your e-mail address to play: open the link we sent to {me.email}.
+          Verify your e-mail address to play: open the link we sent to {viewer.email}.
         </p>
       )}
-      <Facts me={me} />
+      <Facts xp={props.xp} balance={props.wallet?.balance ?? null} initials={viewer.playerId ? viewer.playerInitials : null} />
       {props.wallet ? (
         <WalletHistory wallet={props.wallet} olderPage={props.olderPage} />
       ) : (
@@ -206,7 +205,7 @@ export function MePage(props: MePageProps) {
           <ApiForm method="POST" action="/api/me/player" labelledBy="player-heading" flash="Your player profile is ready.">
             <h2 id="player-heading">Create player profile</h2>
             <p>A player profile gives you a wallet, XP and high-score initials.</p>
-            <TextField id="player-name" label="Display name" name="displayName" value={me.displayName} required />
+            <TextField id="player-name" label="Display name" name="displayName" value={viewer.displayName} required />
             <Submit>Create player profile</Submit>
           </ApiForm>
         </div>

@@ -30,6 +30,10 @@ export class PlayerRepository {
     return { xpBefore: row.xp_after - amount, xpAfter: row.xp_after };
   }
 
+  async xp(playerId: string): Promise<number> {
+    return (await this.uow.one<{ xp: number }>('SELECT xp FROM players WHERE id = $1', [playerId]))?.xp ?? 0;
+  }
+
   async initials(playerId: string): Promise<string | null> {
     return (await this.players.findOne({ select: { initials: true }, where: { id: playerId } }))?.initials ?? null;
   }

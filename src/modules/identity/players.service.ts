@@ -21,6 +21,10 @@ export class PlayersService {
     return this.players.addXp(playerId, amount);
   }
 
+  xp(playerId: string): Promise<number> {
+    return this.players.xp(playerId);
+  }
+
   getPreferredInitials(playerId: string): Promise<string | null> {
     return this.players.initials(playerId);
   }

@@ -217,15 +217,15 @@ export function Icon(props: { iconKey: string }) {
 /** A date-time in UTC, readable and machine-readable. */
 export function When(props: { at: Date | string | null; empty?: string }) {
   if (props.at === null) return <>{props.empty ?? '—'}</>;
-  const at = new Date(props.at);
-  return <time datetime={at.toISOString()}>{`${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`}</time>;
+  const iso = new Date(props.at).toISOString();
+  return <time datetime={iso}>{`${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`}</time>;
 }
 
-/** A table cell that names its column on narrow screens, where rows stack. */
+/** A table cell that names its column on narrow screens, where rows stack (the value in one box beside the name). */
 export function Cell(props: { label: string; class?: string; children?: ComponentChildren }) {
   return (
     <td data-label={props.label} class={props.class}>
-      {props.children}
+      <div class="value">{props.children}</div>
     </td>
   );
 }
