@@ -63,7 +63,7 @@ describe('identity smoke: the factories build a world through the API', () => {
     const game = await publishGame(t, dev);
     const { key } = await createAchievement(t, dev, game.gameId, { secret: true });
     const res = await t.http().get(`/api/portal/games/${game.gameId}/achievements`).set('Cookie', dev.cookie).expect(200);
-    expect(res.body).toEqual([{ key, name: 'First steps', description: 'Play once.', iconKey: 'trophy', secret: true, status: 'active', createdAt: expect.any(String) }]);
+    expect(res.body).toEqual([{ key, name: 'First steps', description: 'Play once.', iconKey: 'trophy', secret: true, status: 'active', createdAt: expect.any(String), unlockCount: 0 }]);
   });
 
   it('answers 401 without a cookie', async () => {

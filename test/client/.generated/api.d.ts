@@ -426,6 +426,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/portal/earnings/daily": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The developer's earnings per UTC day
+         * @description Exactly `days` entries (default 30), one per UTC calendar day, oldest first, the last one today; days without paid insertions as zeros. Paid insertions only (test mode never counts), all games or the one named by `gameId`. `days` is validated first; then an unknown or another developer's `gameId` answers 404 NOT_FOUND. Money as exact decimal strings.
+         */
+        get: operations["Wallet_dailyEarnings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/portal/games": {
         parameters: {
             query?: never;
@@ -830,6 +850,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/developer/earnings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The developer's earnings (HTML)
+         * @description Every game's earnings (as GET /api/portal/earnings) and the last 30 days of earnedUsd as a chart and a table, for all games or the one chosen with `gameId`.
+         */
+        get: operations["DeveloperPages_earningsPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/developer/games/{gameId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One of the developer's games (HTML)
+         * @description Settings, status and Unpublish; versions with Preview and Publish; achievements with their unlock counts, Edit and Retire. Another developer's or an unknown game: the 404 page.
+         */
+        get: operations["DeveloperPages_gamePage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/developer/keys": {
         parameters: {
             query?: never;
@@ -899,6 +959,26 @@ export interface paths {
          * @description Ready means the database answers. Redis is not required: without it the rate limits count in process (`details.rateLimits` says so).
          */
         get: operations["Health_ready"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The player's profile page (HTML)
+         * @description Level, XP, balance and initials; wallet history 50 entries a page, newest first ("Older" pages back with `before`); achievements across games; purchases.
+         */
+        get: operations["MePage_me"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1190,6 +1270,68 @@ export interface components {
             entryId: string;
             /** @description True when this key was already applied: the original answer, credited once */
             replayed: boolean;
+        };
+        DailyEarningsDto: {
+            /**
+             * @example USD
+             * @enum {string}
+             */
+            currency: "USD";
+            /**
+             * @description Exactly `days` entries, one per UTC calendar day, oldest first, the last one today; days without paid insertions as zeros
+             * @example [
+             *       {
+             *         "coins": 0,
+             *         "date": "2026-11-23",
+             *         "earnedUsd": "0",
+             *         "grossUsd": "0",
+             *         "insertions": 0
+             *       },
+             *       {
+             *         "coins": 6,
+             *         "date": "2026-11-24",
+             *         "earnedUsd": "1.05",
+             *         "grossUsd": "1.5",
+             *         "insertions": 3
+             *       },
+             *       {
+             *         "coins": 1,
+             *         "date": "2026-11-25",
+             *         "earnedUsd": "0.175",
+             *         "grossUsd": "0.25",
+             *         "insertions": 1
+             *       }
+             *     ]
+             */
+            days: components["schemas"]["DayEarningsDto"][];
+        };
+        DayEarningsDto: {
+            /**
+             * @description Coins spent on them
+             * @example 6
+             */
+            coins: number;
+            /**
+             * Format: date
+             * @description The UTC calendar day
+             * @example 2026-11-24
+             */
+            date: string;
+            /**
+             * @description The developer's 70% of grossUsd, an exact decimal string
+             * @example 1.05
+             */
+            earnedUsd: string;
+            /**
+             * @description Their value in US dollars (1 coin = 0.25), an exact decimal string
+             * @example 1.5
+             */
+            grossUsd: string;
+            /**
+             * @description Paid insertions that day
+             * @example 3
+             */
+            insertions: number;
         };
         DeveloperDto: {
             /**
@@ -1599,6 +1741,11 @@ export interface components {
             secret: boolean;
             /** @enum {string} */
             status: "active" | "retired";
+            /**
+             * @description How many distinct players unlocked it outside test mode; retiring keeps the count
+             * @example 12
+             */
+            unlockCount: number;
         };
         PublicAchievementDto: {
             /**
@@ -3769,6 +3916,95 @@ export interface operations {
             };
             /** @description FORBIDDEN: a state-changing request from another origin; EMAIL_NOT_VERIFIED: verify your e-mail first; FORBIDDEN: the account is not a developer */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is over 65,536 bytes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: a non-empty body that is not JSON (`application/json` or `application/*+json`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unreachable or the request took longer than 9 seconds; retry after `Retry-After` (1) seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait: 1 */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Wallet_dailyEarnings: {
+        parameters: {
+            query?: {
+                /** @description How many UTC calendar days to list, the last one today: 1 to 366 */
+                days?: number;
+                /** @description Only this game (one of the developer's); all games when left out */
+                gameId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DailyEarningsDto"];
+                };
+            };
+            /** @description INVALID_REQUEST: days not an integer from 1 to 366, or gameId over 64 characters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: a state-changing request from another origin; EMAIL_NOT_VERIFIED: verify your e-mail first; FORBIDDEN: the account is not a developer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: unknown game, or another developer's */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6162,6 +6398,164 @@ export interface operations {
             };
         };
     };
+    DeveloperPages_earningsPage: {
+        parameters: {
+            query?: {
+                /** @description Show the days of this game (another developer's or an unknown game: the 404 page) */
+                gameId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The HTML page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Signed out: redirect to /auth/login?next=<this path> */
+            302: {
+                headers: {
+                    /** @description The sign-in page */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description INVALID_REQUEST: the body is not valid JSON, or is nested deeper than 32 levels, or holds U+0000, a lone surrogate, a `__proto__` or `constructor` key; or a path, query or body value breaks its rule (`details` names the fields: at most 20 entries) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The HTML 404 page: unknown or foreign resource, or a role the visitor lacks */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is over 65,536 bytes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: a non-empty body that is not JSON (`application/json` or `application/*+json`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unreachable or the request took longer than 9 seconds; retry after `Retry-After` (1) seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait: 1 */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    DeveloperPages_gamePage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The game id */
+                gameId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The HTML page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Signed out: redirect to /auth/login?next=<this path> */
+            302: {
+                headers: {
+                    /** @description The sign-in page */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description INVALID_REQUEST: the body is not valid JSON, or is nested deeper than 32 levels, or holds U+0000, a lone surrogate, a `__proto__` or `constructor` key; or a path, query or body value breaks its rule (`details` names the fields: at most 20 entries) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The HTML 404 page: unknown or foreign resource, or a role the visitor lacks */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is over 65,536 bytes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: a non-empty body that is not JSON (`application/json` or `application/*+json`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unreachable or the request took longer than 9 seconds; retry after `Retry-After` (1) seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait: 1 */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     DeveloperPages_keysPage: {
         parameters: {
             query?: never;
@@ -6427,6 +6821,85 @@ export interface operations {
             /** @description The database is not reachable */
             503: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    MePage_me: {
+        parameters: {
+            query?: {
+                /** @description A wallet entry id: show the entries older than it */
+                before?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The HTML page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Signed out: redirect to /auth/login?next=<this path> */
+            302: {
+                headers: {
+                    /** @description The sign-in page */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description INVALID_REQUEST: the body is not valid JSON, or is nested deeper than 32 levels, or holds U+0000, a lone surrogate, a `__proto__` or `constructor` key; or a path, query or body value breaks its rule (`details` names the fields: at most 20 entries) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The HTML 404 page: unknown or foreign resource, or a role the visitor lacks */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is over 65,536 bytes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: a non-empty body that is not JSON (`application/json` or `application/*+json`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unreachable or the request took longer than 9 seconds; retry after `Retry-After` (1) seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait: 1 */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
