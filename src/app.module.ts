@@ -23,6 +23,7 @@ import { ScoringModule } from './modules/scoring/scoring.module';
 import { AchievementsModule } from './modules/achievements/achievements.module';
 import { RetentionModule } from './modules/retention/retention.module';
 import { AuditModule } from './modules/audit/audit.module';
+import { PaymentsModule } from './modules/payments/payments.module';
 
 export type ModuleImport = Type | DynamicModule;
 
@@ -43,6 +44,7 @@ const FEATURES = [
   DeveloperPortalModule,
   AdminModule,
   AuditModule,
+  PaymentsModule,
   CatalogueModule,
   WebModule,
   RetentionModule,

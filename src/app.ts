@@ -18,6 +18,7 @@ import { serveOpenApi } from './http/openapi';
 import { requestDeadline } from './http/request-deadline';
 import { AppValidationPipe } from './http/validation.pipe';
 import type { Clock } from './modules/rate-limits/rate-limit.clock';
+import { PAYMENT_WEBHOOK_PATH } from './modules/payments/payment-webhooks.controller';
 
 export interface App {
   nest: NestExpressApplication;
@@ -126,6 +127,9 @@ export async function createApp(config: Config & { databaseUrl: string }, option
     if (draining) res.setHeader('Connection', 'close');
     next();
   });
+  // Payment webhooks are verified over the exact bytes the provider signed: their body stays raw
+  // (a Buffer), whatever its media type; jsonBody below leaves a body already read alone.
+  nest.use(PAYMENT_WEBHOOK_PATH, express.raw({ limit: BODY_LIMIT, type: () => true }));
   nest.use(jsonBody(BODY_LIMIT));
   nest.useGlobalPipes(new AppValidationPipe());
   nest.useGlobalFilters(new AllExceptionsFilter());

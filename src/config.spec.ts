@@ -1,6 +1,8 @@
 import { availableParallelism } from 'node:os';
 import { ConfigError, loadConfig, threadPoolSize } from './config';
 
+const STRIPE = { STRIPE_SECRET_KEY: 'sk_test_abc123', STRIPE_WEBHOOK_SECRET: 'whsec_abc123' };
+
 describe('loadConfig', () => {
   it('has the documented defaults', () => {
     const config = loadConfig({});
@@ -35,8 +37,34 @@ describe('loadConfig', () => {
   });
 
   it('does not seed the demo world in production unless asked', () => {
-    expect(loadConfig({ NODE_ENV: 'production' }).seedDemo).toBe(false);
-    expect(loadConfig({ NODE_ENV: 'production', SEED_DEMO: 'true' }).seedDemo).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'production', ...STRIPE }).seedDemo).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'production', ...STRIPE, SEED_DEMO: 'true' }).seedDemo).toBe(true);
+  });
+
+  it('sells the default packs through the sandbox outside production', () => {
+    expect(loadConfig({}).coinPacks).toEqual([10, 40, 100]);
+    expect(loadConfig({ COIN_PACKS: ' 100, 5 ,40' }).coinPacks).toEqual([5, 40, 100]);
+    expect(loadConfig({}).payments).toEqual({
+      provider: 'sandbox',
+      webhookSecret: undefined,
+      stripeSecretKey: undefined,
+      stripeWebhookSecret: undefined,
+      stripeApiUrl: undefined,
+    });
+  });
+
+  it('takes payments through Stripe by default in production, and stops without its keys', () => {
+    expect(loadConfig({ NODE_ENV: 'production', ...STRIPE }).payments.provider).toBe('stripe');
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET must be set: PAYMENT_PROVIDER defaults to stripe when NODE_ENV=production/);
+    expect(() => loadConfig({ PAYMENT_PROVIDER: 'stripe', STRIPE_SECRET_KEY: STRIPE.STRIPE_SECRET_KEY })).toThrow(/STRIPE_WEBHOOK_SECRET must be set: PAYMENT_PROVIDER is stripe/);
+    expect(loadConfig({ NODE_ENV: 'production', PAYMENT_PROVIDER: 'sandbox' }).payments.provider).toBe('sandbox');
+  });
+
+  it('never echoes a payment secret', () => {
+    for (const [name, value] of [['PAYMENT_WEBHOOK_SECRET', 'short-secret'], ['STRIPE_SECRET_KEY', 'pk_test_hunter2'], ['STRIPE_WEBHOOK_SECRET', 'hunter2hunter2']]) {
+      expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name}="\\*\\*\\*"`));
+      expect(() => loadConfig({ [name]: value })).not.toThrow(/hunter2|short-secret/);
+    }
   });
 
   it.each([
@@ -56,6 +84,12 @@ describe('loadConfig', () => {
     ['RATE_LIMIT_MAIL_PER_ACCOUNT', 'five', /RATE_LIMIT_MAIL_PER_ACCOUNT accepts "LIMIT\/SECONDS"/],
     ['PASSWORD_HASH_CONCURRENCY', '0', /PASSWORD_HASH_CONCURRENCY accepts an integer from 1 to 64/],
     ['PASSWORD_HASH_QUEUE', '-1', /PASSWORD_HASH_QUEUE accepts an integer from 0 to 100000/],
+    ['COIN_PACKS', '10,ten', /COIN_PACKS accepts a comma-separated list/],
+    ['COIN_PACKS', '10,10', /COIN_PACKS accepts a comma-separated list of 1 to 12 distinct/],
+    ['COIN_PACKS', '0', /COIN_PACKS accepts/],
+    ['COIN_PACKS', '100001', /COIN_PACKS accepts/],
+    ['PAYMENT_PROVIDER', 'paypal', /PAYMENT_PROVIDER accepts "sandbox" or "stripe"/],
+    ['STRIPE_API_URL', 'ftp://x', /STRIPE_API_URL accepts a URL \(http:, https:\)/],
   ])('stops on a bad %s with a message naming it', (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(message);

@@ -61,12 +61,32 @@ export interface Config {
   };
   /** Password hashes computed at once (each holds a libuv thread) and waiting at most (then 503). */
   passwordHashing: { concurrency: number; queueLimit: number };
+  /** Coins per pack on sale (COIN_PACKS), ascending, distinct (CONTRACT §19). */
+  coinPacks: readonly number[];
+  payments: PaymentsConfig;
+}
+
+export type PaymentProviderName = 'sandbox' | 'stripe';
+
+export interface PaymentsConfig {
+  provider: PaymentProviderName;
+  /** Signing key of sandbox events; unset: generated once and kept in app_settings. */
+  webhookSecret: string | undefined;
+  stripeSecretKey: string | undefined;
+  stripeWebhookSecret: string | undefined;
+  /** Where the Stripe API is reached (a local stand-in in tests); unset: Stripe itself. */
+  stripeApiUrl: string | undefined;
 }
 
 export class ConfigError extends Error {
-  constructor(variable: string, accepts: string, value: string) {
-    super(`Invalid configuration: ${variable}=${JSON.stringify(value)}; ${variable} accepts ${accepts}.`);
+  constructor(variable: string, accepts: string, value: string, message?: string) {
+    super(message ?? `Invalid configuration: ${variable}=${JSON.stringify(value)}; ${variable} accepts ${accepts}.`);
     this.name = 'ConfigError';
+  }
+
+  /** A variable that must be set in this configuration. */
+  static missing(variables: string[], why: string): ConfigError {
+    return new ConfigError(variables.join(', '), '', '', `Invalid configuration: ${variables.join(' and ')} must be set: ${why}.`);
   }
 }
 
@@ -171,6 +191,51 @@ function trustProxy(env: Env): string | number {
   return raw;
 }
 
+/** "10,40,100": distinct whole numbers of coins, 1 to 100000 each, at most 12 packs. */
+function coinPacks(env: Env): number[] {
+  const raw = str(env, 'COIN_PACKS');
+  if (raw === undefined) return [10, 40, 100];
+  const parts = raw.split(',').map((part) => part.trim());
+  const accepts = 'a comma-separated list of 1 to 12 distinct whole numbers of coins from 1 to 100000, such as "10,40,100"';
+  if (parts.length > 12 || parts.some((part) => !/^\d{1,6}$/.test(part) || Number(part) < 1 || Number(part) > 100000)) {
+    throw new ConfigError('COIN_PACKS', accepts, raw);
+  }
+  const packs = parts.map(Number).sort((a, b) => a - b);
+  if (new Set(packs).size !== packs.length) throw new ConfigError('COIN_PACKS', accepts, raw);
+  return packs;
+}
+
+/**
+ * PAYMENT_PROVIDER and its secrets (CONTRACT §19). Stripe needs both of its keys: without them
+ * start-up stops, whatever NODE_ENV, since no purchase could be paid or confirmed.
+ */
+function payments(env: Env, nodeEnv: string): PaymentsConfig {
+  const raw = str(env, 'PAYMENT_PROVIDER') ?? (nodeEnv === 'production' ? 'stripe' : 'sandbox');
+  if (raw !== 'sandbox' && raw !== 'stripe') throw new ConfigError('PAYMENT_PROVIDER', '"sandbox" or "stripe"', raw);
+  const webhookSecret = str(env, 'PAYMENT_WEBHOOK_SECRET');
+  if (webhookSecret !== undefined && webhookSecret.length < 16) {
+    throw new ConfigError('PAYMENT_WEBHOOK_SECRET', 'a secret of at least 16 characters', '***');
+  }
+  const stripeSecretKey = str(env, 'STRIPE_SECRET_KEY');
+  const stripeWebhookSecret = str(env, 'STRIPE_WEBHOOK_SECRET');
+  if (stripeSecretKey !== undefined && !/^(sk|rk)_[A-Za-z0-9_]+$/.test(stripeSecretKey)) {
+    throw new ConfigError('STRIPE_SECRET_KEY', 'a Stripe secret key (sk_live_..., sk_test_... or a restricted rk_... key)', '***');
+  }
+  if (stripeWebhookSecret !== undefined && !/^whsec_[A-Za-z0-9_]+$/.test(stripeWebhookSecret)) {
+    throw new ConfigError('STRIPE_WEBHOOK_SECRET', 'a webhook signing secret (whsec_...)', '***');
+  }
+  if (raw === 'stripe') {
+    const missing: string[] = [];
+    if (stripeSecretKey === undefined) missing.push('STRIPE_SECRET_KEY');
+    if (stripeWebhookSecret === undefined) missing.push('STRIPE_WEBHOOK_SECRET');
+    if (missing.length > 0) {
+      const why = str(env, 'PAYMENT_PROVIDER') === undefined ? 'PAYMENT_PROVIDER defaults to stripe when NODE_ENV=production' : 'PAYMENT_PROVIDER is stripe';
+      throw ConfigError.missing(missing, `${why}, and Stripe can neither take nor confirm a payment without its secret key and webhook signing secret (PAYMENT_PROVIDER=sandbox takes no real money)`);
+    }
+  }
+  return { provider: raw, webhookSecret, stripeSecretKey, stripeWebhookSecret, stripeApiUrl: url(env, 'STRIPE_API_URL', ['http:', 'https:']) };
+}
+
 /** Keeps user and password of a URL out of error messages and logs. */
 export function redactUrl(raw: string): string {
   try {
@@ -248,6 +313,8 @@ export function loadConfig(env: Env = process.env): Config {
       concurrency: passwordHashConcurrency(env),
       queueLimit: int(env, 'PASSWORD_HASH_QUEUE', 100, 0, 100_000),
     },
+    coinPacks: Object.freeze(coinPacks(env)),
+    payments: Object.freeze(payments(env, nodeEnv)),
   };
   if (config.databaseOwnerUrl !== undefined && config.databaseUrl === undefined) {
     throw new ConfigError('DATABASE_OWNER_URL', 'a URL only together with DATABASE_URL (the embedded PostgreSQL manages both roles itself)', redactUrl(config.databaseOwnerUrl));

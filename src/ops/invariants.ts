@@ -13,9 +13,23 @@ export interface InvariantViolation {
 export interface InvariantReport {
   ok: boolean;
   violations: InvariantViolation[];
-  totals: { wallets: number; ledgerEntries: number; insertions: number; scores: number; unlocks: number; creditedCoins: string; spentCoins: string };
+  totals: {
+    wallets: number;
+    ledgerEntries: number;
+    insertions: number;
+    scores: number;
+    unlocks: number;
+    purchases: number;
+    voids: number;
+    creditedCoins: string;
+    spentCoins: string;
+    purchasedCoins: string;
+    refundedCoins: string;
+    voidedCoins: string;
+  };
 }
 
+/** Ledger kinds: credit (admin), debit (insertion), purchase, refund (a refunded or disputed purchase), void (an insertion's coins returned). */
 const CHECKS: { invariant: string; sql: string }[] = [
   {
     invariant: 'each wallet: running balances chain from 0 by their deltas, with no gap in seq',
@@ -126,21 +140,109 @@ const CHECKS: { invariant: string; sql: string }[] = [
       LIMIT 20`,
   },
   {
-    invariant: 'money is conserved: coins credited = coins in wallets + coins spent, and spent value = developer earnings + platform share',
+    invariant: 'each purchase or refund entry: names a purchase of its own wallet',
     sql: `
-      WITH credited AS (SELECT COALESCE(SUM(delta), 0) AS coins FROM ledger_entries WHERE kind = 'credit'),
-           debited AS (SELECT COALESCE(-SUM(delta), 0) AS coins FROM ledger_entries WHERE kind = 'debit'),
+      SELECT l.id AS ledger_entry_id, l.kind, l.purchase_id, l.wallet_id, p.wallet_id AS purchase_wallet
+      FROM ledger_entries l LEFT JOIN purchases p ON p.id = l.purchase_id
+      WHERE l.kind IN ('purchase', 'refund') AND (p.id IS NULL OR p.wallet_id <> l.wallet_id)
+      LIMIT 20`,
+  },
+  {
+    invariant: 'no purchase credited twice, and none refunded twice',
+    sql: `
+      SELECT purchase_id, kind, COUNT(*) AS entries FROM ledger_entries
+      WHERE kind IN ('purchase', 'refund') GROUP BY purchase_id, kind HAVING COUNT(*) > 1
+      LIMIT 20`,
+  },
+  {
+    invariant: 'each paid (refunded, disputed) purchase: exactly one purchase entry of its coins; a pending or failed one: none',
+    sql: `
+      SELECT p.id AS purchase_id, p.status, p.coins, COUNT(l.id) AS entries, SUM(l.delta) AS credited
+      FROM purchases p LEFT JOIN ledger_entries l ON l.purchase_id = p.id AND l.kind = 'purchase'
+      GROUP BY p.id, p.status, p.coins
+      HAVING (p.status IN ('paid', 'refunded', 'disputed') AND (COUNT(l.id) <> 1 OR SUM(l.delta) <> p.coins))
+          OR (p.status IN ('pending', 'failed') AND COUNT(l.id) <> 0)
+      LIMIT 20`,
+  },
+  {
+    invariant: 'each refunded or disputed purchase: coins taken back + unrecoveredCoins = its coins; no other purchase took any back',
+    sql: `
+      SELECT p.id AS purchase_id, p.status, p.coins, p.unrecovered_coins, COALESCE(-SUM(l.delta), 0) AS taken
+      FROM purchases p LEFT JOIN ledger_entries l ON l.purchase_id = p.id AND l.kind = 'refund'
+      GROUP BY p.id, p.status, p.coins, p.unrecovered_coins
+      HAVING (p.status IN ('refunded', 'disputed') AND COALESCE(-SUM(l.delta), 0) + p.unrecovered_coins <> p.coins)
+          OR (p.status NOT IN ('refunded', 'disputed') AND (COUNT(l.id) <> 0 OR p.unrecovered_coins <> 0))
+      LIMIT 20`,
+  },
+  {
+    invariant: "each void entry: matches exactly one voided insertion, returning its coins to its player's wallet",
+    sql: `
+      SELECT l.id AS ledger_entry_id, l.delta, v.insertion_id, i.coins, w.player_id AS wallet_player, i.player_id
+      FROM ledger_entries l
+      JOIN wallets w ON w.id = l.wallet_id
+      LEFT JOIN insertion_voids v ON v.ledger_entry_id = l.id
+      LEFT JOIN insertions i ON i.id = v.insertion_id
+      WHERE l.kind = 'void' AND (v.insertion_id IS NULL OR i.id IS NULL OR l.delta <> i.coins OR w.player_id <> i.player_id)
+      UNION ALL
+      SELECT v.ledger_entry_id, l.delta, v.insertion_id, NULL, NULL, NULL
+      FROM insertion_voids v JOIN ledger_entries l ON l.id = v.ledger_entry_id
+      WHERE l.kind <> 'void'
+      LIMIT 20`,
+  },
+  {
+    invariant: "each void: takes off exactly its insertion's earning (coins, mills, developer, game)",
+    sql: `
+      SELECT v.insertion_id, v.coins, e.coins AS earning_coins, v.earned_mills, e.earned_mills AS earning_mills
+      FROM insertion_voids v LEFT JOIN developer_earnings e ON e.insertion_id = v.insertion_id
+      WHERE e.id IS NULL OR v.coins <> e.coins OR v.gross_mills <> e.gross_mills OR v.earned_mills <> e.earned_mills
+         OR v.developer_id <> e.developer_id OR v.game_id <> e.game_id
+      LIMIT 20`,
+  },
+  {
+    invariant: 'each developer and game: earnings (insertions less voids, as reported) equal the sum over unvoided insertions',
+    sql: `
+      WITH reported AS (
+        SELECT developer_id, game_id, SUM(n) AS insertions, SUM(coins) AS coins, SUM(gross) AS gross, SUM(earned) AS earned FROM (
+          SELECT developer_id, game_id, 1 AS n, coins, gross_mills AS gross, earned_mills AS earned FROM developer_earnings
+          UNION ALL
+          SELECT developer_id, game_id, -1, -coins, -gross_mills, -earned_mills FROM insertion_voids
+        ) signed GROUP BY developer_id, game_id
+      ), unvoided AS (
+        SELECT e.developer_id, e.game_id, COUNT(*) AS insertions, SUM(e.coins) AS coins, SUM(e.gross_mills) AS gross, SUM(e.earned_mills) AS earned
+        FROM developer_earnings e WHERE NOT EXISTS (SELECT 1 FROM insertion_voids v WHERE v.insertion_id = e.insertion_id)
+        GROUP BY e.developer_id, e.game_id
+      )
+      SELECT COALESCE(r.developer_id, u.developer_id) AS developer_id, COALESCE(r.game_id, u.game_id) AS game_id,
+             r.insertions AS reported_insertions, u.insertions AS unvoided_insertions, r.earned AS reported_mills, u.earned AS unvoided_mills
+      FROM reported r FULL JOIN unvoided u ON u.developer_id = r.developer_id AND u.game_id = r.game_id
+      WHERE COALESCE(r.insertions, 0) <> COALESCE(u.insertions, 0) OR COALESCE(r.coins, 0) <> COALESCE(u.coins, 0)
+         OR COALESCE(r.gross, 0) <> COALESCE(u.gross, 0) OR COALESCE(r.earned, 0) <> COALESCE(u.earned, 0)
+      LIMIT 20`,
+  },
+  {
+    invariant:
+      'money is conserved: coins in (credits, purchases, voids) = coins in wallets + coins out (debits, refunds); debits = coins spent on insertions; voids = coins of voided insertions; spent value = developer earnings + platform share',
+    sql: `
+      WITH sums AS (
+             SELECT COALESCE(SUM(delta) FILTER (WHERE kind IN ('credit', 'purchase', 'void')), 0) AS coins_in,
+                    COALESCE(-SUM(delta) FILTER (WHERE kind IN ('debit', 'refund')), 0) AS coins_out,
+                    COALESCE(-SUM(delta) FILTER (WHERE kind = 'debit'), 0) AS debited,
+                    COALESCE(SUM(delta) FILTER (WHERE kind = 'void'), 0) AS returned
+             FROM ledger_entries
+           ),
            held AS (
              SELECT COALESCE(SUM(latest.balance_after), 0) AS coins FROM wallets w
              JOIN LATERAL (SELECT balance_after FROM ledger_entries x WHERE x.wallet_id = w.id ORDER BY seq DESC LIMIT 1) latest ON true
            ),
            spent AS (SELECT COALESCE(SUM(coins), 0) AS coins FROM insertions),
+           voided AS (SELECT COALESCE(SUM(coins), 0) AS coins FROM insertion_voids),
            earned AS (SELECT COALESCE(SUM(gross_mills), 0) AS gross, COALESCE(SUM(earned_mills), 0) AS developer FROM developer_earnings)
-      SELECT credited.coins AS credited, held.coins AS held, debited.coins AS debited, spent.coins AS spent,
+      SELECT sums.coins_in, held.coins AS held, sums.coins_out, sums.debited, spent.coins AS spent, sums.returned, voided.coins AS voided,
              earned.gross AS gross_mills, earned.developer AS developer_mills, spent.coins * 75 AS platform_mills
-      FROM credited, debited, held, spent, earned
-      WHERE credited.coins <> held.coins + debited.coins
-         OR debited.coins <> spent.coins
+      FROM sums, held, spent, voided, earned
+      WHERE sums.coins_in <> held.coins + sums.coins_out
+         OR sums.debited <> spent.coins
+         OR sums.returned <> voided.coins
          OR spent.coins * 250 <> earned.developer + spent.coins * 75
          OR earned.gross <> spent.coins * 250`,
   },
@@ -158,7 +260,12 @@ export async function checkInvariants(db: Pool | PoolClient): Promise<InvariantR
            (SELECT COUNT(*) FROM insertions)::int AS insertions,
            (SELECT COUNT(*) FROM scores)::int AS scores,
            (SELECT COUNT(*) FROM achievement_unlocks)::int AS unlocks,
+           (SELECT COUNT(*) FROM purchases)::int AS purchases,
+           (SELECT COUNT(*) FROM insertion_voids)::int AS voids,
            (SELECT COALESCE(SUM(delta), 0) FROM ledger_entries WHERE kind = 'credit')::text AS "creditedCoins",
-           (SELECT COALESCE(-SUM(delta), 0) FROM ledger_entries WHERE kind = 'debit')::text AS "spentCoins"`);
+           (SELECT COALESCE(-SUM(delta), 0) FROM ledger_entries WHERE kind = 'debit')::text AS "spentCoins",
+           (SELECT COALESCE(SUM(delta), 0) FROM ledger_entries WHERE kind = 'purchase')::text AS "purchasedCoins",
+           (SELECT COALESCE(-SUM(delta), 0) FROM ledger_entries WHERE kind = 'refund')::text AS "refundedCoins",
+           (SELECT COALESCE(SUM(delta), 0) FROM ledger_entries WHERE kind = 'void')::text AS "voidedCoins"`);
   return { ok: violations.length === 0, violations, totals: rows[0] };
 }

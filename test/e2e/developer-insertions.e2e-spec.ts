@@ -40,6 +40,7 @@ describe('developer API: GET /api/v1/insertions/{id} and GET /api/v1/sessions/{i
         playerRef: session.body.player.ref,
         coins: 2,
         createdAt: row.rows[0].created_at.toISOString(),
+        voidedAt: null,
       };
       expect((await get(`/api/v1/insertions/${insertionId}`, liveKey).expect(200)).body).toEqual(expected);
       expect((await get(`/api/v1/insertions/${insertionId}`, testKey).expect(200)).body).toEqual(expected);

@@ -99,9 +99,9 @@ describe('wallet, admin credits and earnings', () => {
         balance: 7,
         nextBefore: null,
         entries: [
-          { id: expect.any(String), delta: -3, balanceAfter: 7, kind: 'debit', reason: null, insertionId, gameSlug: game.slug, createdAt: expect.any(String) },
-          { id: expect.any(String), delta: 6, balanceAfter: 10, kind: 'credit', reason: 'second', insertionId: null, gameSlug: null, createdAt: expect.any(String) },
-          { id: expect.any(String), delta: 4, balanceAfter: 4, kind: 'credit', reason: 'first', insertionId: null, gameSlug: null, createdAt: expect.any(String) },
+          { id: expect.any(String), delta: -3, balanceAfter: 7, kind: 'debit', reason: null, insertionId, gameSlug: game.slug, purchaseId: null, createdAt: expect.any(String) },
+          { id: expect.any(String), delta: 6, balanceAfter: 10, kind: 'credit', reason: 'second', insertionId: null, gameSlug: null, purchaseId: null, createdAt: expect.any(String) },
+          { id: expect.any(String), delta: 4, balanceAfter: 4, kind: 'credit', reason: 'first', insertionId: null, gameSlug: null, purchaseId: null, createdAt: expect.any(String) },
         ],
       });
 

@@ -73,6 +73,21 @@ export class AccountRepository {
     return this.uow.one<AccountViewRow>(`${VIEW} WHERE a.id = $1`, [accountId]);
   }
 
+  /** An account as the admin console lists it (CONTRACT §18): with its wallet's balance and freeze. */
+  async adminView(accountId: string): Promise<(AccountViewRow & { balance: string | null; wallet_frozen_at: Date | null }) | undefined> {
+    if (!isUuid(accountId)) return undefined;
+    return this.uow.one(
+      `SELECT a.id, a.email, a.display_name, a.email_verified_at IS NOT NULL AS email_verified, a.is_admin,
+              p.id AS player_id, d.id AS developer_id, p.xp, p.initials, w.balance, w.frozen_at AS wallet_frozen_at
+         FROM accounts a
+         LEFT JOIN players p ON p.account_id = a.id
+         LEFT JOIN developers d ON d.account_id = a.id
+         LEFT JOIN wallets w ON w.player_id = p.id
+        WHERE a.id = $1`,
+      [accountId],
+    );
+  }
+
   /** Marks the e-mail verified; the first verification time is kept. */
   async markVerified(accountId: string): Promise<boolean> {
     if (!isUuid(accountId)) return false;

@@ -24,6 +24,13 @@ export interface UserView {
   linked: boolean;
 }
 
+/** The user object of the admin console (CONTRACT §18). */
+export interface AdminUserView extends UserView {
+  balance: number | null;
+  bannedAt: Date | null;
+  walletFrozenAt: Date | null;
+}
+
 export interface MeView extends UserView {
   xp: number;
   level: number;
@@ -144,6 +151,18 @@ export class AccountsService {
     const row = await this.accounts.view(accountId);
     if (!row) throw new NotFoundError('No such user.');
     return toUser(row);
+  }
+
+  /** The §18 user object; 404 for an unknown account. */
+  async adminUser(accountId: string): Promise<AdminUserView> {
+    const row = await this.accounts.adminView(accountId);
+    if (!row) throw new NotFoundError('No such user.');
+    return {
+      ...toUser(row),
+      balance: row.balance === null ? null : Number(row.balance),
+      bannedAt: null,
+      walletFrozenAt: row.wallet_frozen_at,
+    };
   }
 
   async me(accountId: string): Promise<MeView> {

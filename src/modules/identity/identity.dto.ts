@@ -84,6 +84,23 @@ export class UserResponseDto {
   user!: UserDto;
 }
 
+/** A user as the admin console shows it (CONTRACT §18). */
+export class AdminUserDto extends UserDto {
+  @ApiProperty({ description: 'Wallet balance in coins; null when not linked', type: 'integer', nullable: true, minimum: 0, example: 20 })
+  balance!: number | null;
+
+  @ApiProperty({ description: 'When the user was banned; null when not banned', type: 'string', format: 'date-time', nullable: true, example: null })
+  bannedAt!: Date | null;
+
+  @ApiProperty({ description: 'When a payment dispute or an admin froze the wallet; null when not frozen', type: 'string', format: 'date-time', nullable: true, example: null })
+  walletFrozenAt!: Date | null;
+}
+
+export class AdminUserResponseDto {
+  @ApiProperty({ type: AdminUserDto })
+  user!: AdminUserDto;
+}
+
 export class MeDto extends UserDto {
   @ApiProperty({ description: 'Experience points (0 when not linked)', example: 50, minimum: 0, type: 'integer' })
   xp!: number;

@@ -4,6 +4,7 @@ import { UnitOfWork } from '../../database/unit-of-work';
 import type { PlayerContext } from '../identity/auth.decorators';
 import { IdempotencyService, UnkeptAnswer } from '../idempotency/idempotency.service';
 import { RateLimiter } from '../rate-limits/rate-limiter.service';
+import { WalletFrozenError } from '../wallet/wallet.errors';
 import { WalletService } from '../wallet/wallet.service';
 import { PlaySessionsService } from './play-sessions.service';
 
@@ -21,7 +22,8 @@ export interface InsertCoinAnswer {
  * the idempotency key (a replay or key conflict is answered here, before anything else); load the
  * play session (404, 410); the rate limit (429; §16.4/§16.18: a 402 counts, a replay, 409 or 429
  * does not); the debit with the insertion and the earning (402); the stored answer. Seven round
- * trips with the login session, BEGIN and COMMIT: docs/performance.md.
+ * trips with the login session, BEGIN and COMMIT: docs/performance.md. A frozen wallet (CONTRACT §19)
+ * is refused by the debit statement itself (403 WALLET_FROZEN), at no extra round trip.
  *
  * Test mode debits and stores nothing (no insertion, no key) but is rate limited like a paid
  * session, so a developer previewing the game sees the same 429 behaviour players will.
@@ -50,8 +52,9 @@ export class InsertCoinService {
         // Both rules in one step: an attempt refused by either is counted by neither (§16.4).
         await this.limits.consume({ throttler: 'insert-coin-burst', tracker: session.id }, { throttler: 'insert-coin-minute', tracker: session.id });
         if (session.testMode) {
+          const { balance, frozenAt } = await this.wallets.state(walletId);
+          if (frozenAt) throw new WalletFrozenError();
           await this.sessions.touch(session.id);
-          const balance = await this.wallets.balance(walletId);
           return new UnkeptAnswer({ insertionId: `test_${randomBytes(16).toString('hex')}`, creditsGranted: 1 as const, coinsSpent: 0, balance, testMode: true, replayed: false });
         }
         const insertionId = randomUUID();

@@ -32,6 +32,8 @@ export interface InsertionRecord {
   /** The game's maxScore now. */
   maxScore: number;
   createdAt: Date;
+  /** When an admin voided it (CONTRACT §19); null otherwise. */
+  voidedAt: Date | null;
 }
 
 const SESSION_COLUMNS = `ps.id, ps.game_id AS "gameId", ps.game_version_id AS "gameVersionId", g.developer_id AS "developerId",
@@ -113,10 +115,12 @@ export class PlaySessionRepository {
     if (!isUuid(id)) return undefined;
     return this.uow.one<InsertionRecord>(
       `SELECT i.id, i.play_session_id AS "playSessionId", i.game_id AS "gameId", g.developer_id AS "developerId",
-              i.player_id AS "playerId", ps.player_ref AS "playerRef", i.coins, g.max_score::float8 AS "maxScore", i.created_at AS "createdAt"
+              i.player_id AS "playerId", ps.player_ref AS "playerRef", i.coins, g.max_score::float8 AS "maxScore", i.created_at AS "createdAt",
+              v.voided_at AS "voidedAt"
          FROM insertions i
          JOIN play_sessions ps ON ps.id = i.play_session_id
          JOIN games g ON g.id = i.game_id
+         LEFT JOIN insertion_voids v ON v.insertion_id = i.id
         WHERE i.id = $1`,
       [id],
     );

@@ -99,6 +99,9 @@ class InsertionSummaryDto {
 
   @ApiProperty({ format: 'date-time' })
   createdAt!: Date;
+
+  @ApiProperty({ description: 'When an admin voided the insertion (its coins went back to the player; it no longer counts in earnings); null otherwise', type: 'string', format: 'date-time', nullable: true, example: null })
+  voidedAt!: Date | null;
 }
 
 export class PlaySessionSummaryDto {
@@ -160,4 +163,7 @@ export class InsertionVerificationDto {
 
   @ApiProperty({ format: 'date-time' })
   createdAt!: Date;
+
+  @ApiProperty({ description: 'When an admin voided the insertion (its coins went back to the player; it no longer counts in earnings); null otherwise', type: 'string', format: 'date-time', nullable: true, example: null })
+  voidedAt!: Date | null;
 }

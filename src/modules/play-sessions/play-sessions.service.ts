@@ -44,6 +44,7 @@ export interface InsertionVerification {
   playerRef: string;
   coins: number;
   createdAt: Date;
+  voidedAt: Date | null;
 }
 
 /**
@@ -166,6 +167,7 @@ export class PlaySessionsService {
       playerRef: insertion.playerRef,
       coins: insertion.coins,
       createdAt: insertion.createdAt,
+      voidedAt: insertion.voidedAt,
     };
   }
 

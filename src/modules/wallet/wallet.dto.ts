@@ -18,23 +18,30 @@ export class LedgerEntryDto {
   @ApiProperty({ description: 'Entry id', example: '1042' })
   id!: string;
 
-  @ApiProperty({ description: 'Coins added (positive, credit) or spent (negative, debit)', example: -2 })
+  @ApiProperty({ description: 'Coins added (positive: credit, purchase, void) or taken (negative: debit, refund)', example: -2 })
   delta!: number;
 
   @ApiProperty({ description: 'The wallet balance right after this entry', example: 18, minimum: 0 })
   balanceAfter!: number;
 
-  @ApiProperty({ enum: ['credit', 'debit'], example: 'debit' })
+  @ApiProperty({
+    enum: ['credit', 'debit', 'purchase', 'refund', 'void'],
+    example: 'debit',
+    description: '`credit` an admin credit, `debit` an insertion, `purchase` coins bought, `refund` coins taken back for a refunded or disputed purchase, `void` an insertion\'s coins returned',
+  })
   kind!: string;
 
-  @ApiProperty({ description: 'Why coins were credited (credits only)', type: 'string', nullable: true, example: null })
+  @ApiProperty({ description: 'Why coins were added or taken (not for debits)', type: 'string', nullable: true, example: null })
   reason!: string | null;
 
-  @ApiProperty({ description: 'The insertion this debit paid for (debits only)', type: 'string', nullable: true, example: '0b7f4c63-4a0e-4d36-9f5e-3f1d2c4b5a69' })
+  @ApiProperty({ description: 'The insertion this debit paid for, or this void returned', type: 'string', nullable: true, example: '0b7f4c63-4a0e-4d36-9f5e-3f1d2c4b5a69' })
   insertionId!: string | null;
 
-  @ApiProperty({ description: 'The game of that insertion (debits only)', type: 'string', nullable: true, example: 'coin-clicker' })
+  @ApiProperty({ description: 'The game of that insertion (debits and voids)', type: 'string', nullable: true, example: 'coin-clicker' })
   gameSlug!: string | null;
+
+  @ApiProperty({ description: 'The purchase this entry credited or took back (purchase and refund entries)', type: 'string', nullable: true, example: null })
+  purchaseId!: string | null;
 
   @ApiProperty({ format: 'date-time' })
   createdAt!: Date;

@@ -14,3 +14,10 @@ export class WalletNotFoundError extends NotFoundError {
     super('No such user, or the user has no wallet (no linked player profile).');
   }
 }
+
+/** CONTRACT §19: a disputed payment froze the wallet until an admin unfreezes it. */
+export class WalletFrozenError extends AppError {
+  constructor() {
+    super('WALLET_FROZEN', 'This wallet is frozen after a payment dispute: no coins can be spent or bought until an administrator unfreezes it.');
+  }
+}

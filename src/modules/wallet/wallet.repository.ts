@@ -3,15 +3,37 @@ import { UnitOfWork } from '../../database/unit-of-work';
 import { isUuid } from '../../database/uuid';
 import { Wallet } from './wallet.entity';
 
+export type LedgerKind = 'credit' | 'debit' | 'purchase' | 'refund' | 'void';
+
 export interface LedgerEntryView {
   id: string;
   delta: number;
   balanceAfter: number;
-  kind: 'credit' | 'debit';
+  kind: LedgerKind;
   reason: string | null;
   insertionId: string | null;
   gameSlug: string | null;
+  purchaseId: string | null;
   createdAt: Date;
+}
+
+/** Coins taken back from a wallet for a refunded or disputed purchase: never below a balance of 0. */
+export interface TakeBack {
+  /** Coins actually taken (0 when the wallet was empty: no entry then). */
+  taken: number;
+  entryId: string | null;
+  balance: number;
+}
+
+export interface VoidableInsertion {
+  insertionId: string;
+  walletId: string;
+  coins: number;
+  playerId: string;
+  gameId: string;
+  developerId: string;
+  /** Set when already voided: the first void's answer. */
+  voided: { voidedAt: Date; entryId: string; balance: number } | null;
 }
 
 export interface GameEarningsRow {
@@ -83,6 +105,142 @@ export class WalletRepository {
     return row ? Number(row.balance) : 0;
   }
 
+  /** The balance and whether the wallet is frozen (CONTRACT §19), as last committed. */
+  async state(walletId: string): Promise<{ balance: number; frozenAt: Date | null }> {
+    const row = await this.uow.one<{ balance: string; frozen_at: Date | null }>('SELECT balance, frozen_at FROM wallets WHERE id = $1', [walletId]);
+    return { balance: row ? Number(row.balance) : 0, frozenAt: row?.frozen_at ?? null };
+  }
+
+  /** Freezes the wallet; the first freeze's time is kept. `changed` is false when it already was. */
+  async freeze(walletId: string): Promise<{ frozenAt: Date; changed: boolean }> {
+    this.uow.requireTransaction();
+    const row = await this.uow.one<{ frozen_at: Date; changed: boolean }>(
+      `WITH old AS (SELECT id, frozen_at FROM wallets WHERE id = $1 FOR NO KEY UPDATE)
+       UPDATE wallets w SET frozen_at = COALESCE(old.frozen_at, now()) FROM old WHERE w.id = old.id
+       RETURNING w.frozen_at, old.frozen_at IS NULL AS changed`,
+      [walletId],
+    );
+    if (!row) throw new Error(`Wallet ${walletId} does not exist.`);
+    return { frozenAt: row.frozen_at, changed: row.changed };
+  }
+
+  /** Lifts a freeze; `frozenAt` is when it had been frozen (null: it was not). */
+  async unfreeze(walletId: string): Promise<{ frozenAt: Date | null }> {
+    this.uow.requireTransaction();
+    const row = await this.uow.one<{ frozen_at: Date | null }>(
+      `WITH old AS (SELECT id, frozen_at FROM wallets WHERE id = $1 FOR NO KEY UPDATE)
+       UPDATE wallets w SET frozen_at = NULL FROM old WHERE w.id = old.id RETURNING old.frozen_at`,
+      [walletId],
+    );
+    if (!row) throw new Error(`Wallet ${walletId} does not exist.`);
+    return { frozenAt: row.frozen_at };
+  }
+
+  /**
+   * Credits a paid purchase's coins (ledger kind purchase). A second credit of the same purchase is
+   * refused by ledger_entries_purchase_credit_key, whatever the code above it does.
+   */
+  async appendPurchase(walletId: string, purchaseId: string, coins: number): Promise<{ entryId: string; balance: number }> {
+    this.uow.requireTransaction();
+    const row = await this.uow.one<{ id: string; balance_after: string }>(
+      `WITH head AS (
+         UPDATE wallets SET balance = balance + $2::integer, last_seq = last_seq + 1 WHERE id = $1
+         RETURNING id, last_seq, balance
+       )
+       INSERT INTO ledger_entries (wallet_id, seq, delta, balance_after, kind, reason, purchase_id)
+       SELECT head.id, head.last_seq, $2::integer, head.balance, 'purchase', $4::text, $3::uuid FROM head
+       RETURNING id::text AS id, balance_after`,
+      [walletId, coins, purchaseId, `Bought ${coins} coins`],
+    );
+    if (!row) throw new Error(`Wallet ${walletId} does not exist.`);
+    return { entryId: row.id, balance: Number(row.balance_after) };
+  }
+
+  /**
+   * Takes up to `coins` back for a refunded or disputed purchase (ledger kind refund), never below
+   * a balance of 0: the wallet row is locked first, so the amount is computed from the balance no
+   * concurrent debit can change before this entry lands.
+   */
+  async takeBack(walletId: string, purchaseId: string, coins: number, reason: string): Promise<TakeBack> {
+    this.uow.requireTransaction();
+    const locked = await this.uow.one<{ balance: string }>('SELECT balance FROM wallets WHERE id = $1 FOR NO KEY UPDATE', [walletId]);
+    if (!locked) throw new Error(`Wallet ${walletId} does not exist.`);
+    const taken = Math.min(coins, Number(locked.balance));
+    if (taken === 0) return { taken: 0, entryId: null, balance: Number(locked.balance) };
+    const row = await this.uow.one<{ id: string; balance_after: string }>(
+      `WITH head AS (
+         UPDATE wallets SET balance = balance - $2::integer, last_seq = last_seq + 1 WHERE id = $1
+         RETURNING id, last_seq, balance
+       )
+       INSERT INTO ledger_entries (wallet_id, seq, delta, balance_after, kind, reason, purchase_id)
+       SELECT head.id, head.last_seq, -$2::integer, head.balance, 'refund', $4::text, $3::uuid FROM head
+       RETURNING id::text AS id, balance_after`,
+      [walletId, taken, purchaseId, reason],
+    );
+    return { taken, entryId: row!.id, balance: Number(row!.balance_after) };
+  }
+
+  /**
+   * A paid insertion with its player's wallet, locked against a concurrent void (which then waits
+   * and finds this one's), and its void when it has one. Undefined for unknown ids.
+   */
+  async lockInsertionForVoid(insertionId: string): Promise<VoidableInsertion | undefined> {
+    this.uow.requireTransaction();
+    if (!isUuid(insertionId)) return undefined;
+    const row = await this.uow.one<{
+      id: string; wallet_id: string; coins: number; player_id: string; game_id: string; developer_id: string;
+      voided_at: Date | null; entry_id: string | null; balance_after: string | null;
+    }>(
+      `SELECT i.id, w.id AS wallet_id, i.coins, i.player_id, i.game_id, e.developer_id,
+              v.voided_at, v.ledger_entry_id::text AS entry_id, l.balance_after
+         FROM insertions i
+         JOIN wallets w ON w.player_id = i.player_id
+         JOIN developer_earnings e ON e.insertion_id = i.id
+         LEFT JOIN insertion_voids v ON v.insertion_id = i.id
+         LEFT JOIN ledger_entries l ON l.id = v.ledger_entry_id
+        WHERE i.id = $1
+        FOR NO KEY UPDATE OF i`,
+      [insertionId],
+    );
+    if (!row) return undefined;
+    return {
+      insertionId: row.id,
+      walletId: row.wallet_id,
+      coins: row.coins,
+      playerId: row.player_id,
+      gameId: row.game_id,
+      developerId: row.developer_id,
+      voided: row.voided_at ? { voidedAt: row.voided_at, entryId: row.entry_id!, balance: Number(row.balance_after) } : null,
+    };
+  }
+
+  /**
+   * Voids an insertion in one statement: its coins back to the wallet (ledger kind void) and the
+   * void row that takes its earning off the developer. insertion_voids' key refuses a second void.
+   */
+  async appendVoid(v: { insertion: VoidableInsertion; reason: string; voidedBy: string; grossMills: number; earnedMills: number }): Promise<{ entryId: string; balance: number; voidedAt: Date }> {
+    this.uow.requireTransaction();
+    const i = v.insertion;
+    const row = await this.uow.one<{ id: string; balance_after: string; voided_at: Date }>(
+      `WITH head AS (
+         UPDATE wallets SET balance = balance + $2::integer, last_seq = last_seq + 1 WHERE id = $1
+         RETURNING id, last_seq, balance
+       ), entry AS (
+         INSERT INTO ledger_entries (wallet_id, seq, delta, balance_after, kind, reason)
+         SELECT head.id, head.last_seq, $2::integer, head.balance, 'void', 'Coins returned: the play was voided' FROM head
+         RETURNING id, balance_after
+       ), voided AS (
+         INSERT INTO insertion_voids (insertion_id, ledger_entry_id, developer_id, game_id, coins, gross_mills, earned_mills, reason, voided_by)
+         SELECT $3::uuid, entry.id, $4::uuid, $5::uuid, $2::integer, $6::bigint, $7::bigint, $8::text, $9::uuid FROM entry
+         RETURNING voided_at
+       )
+       SELECT entry.id::text AS id, entry.balance_after, voided.voided_at FROM entry, voided`,
+      [i.walletId, i.coins, i.insertionId, i.developerId, i.gameId, v.grossMills, v.earnedMills, v.reason, v.voidedBy],
+    );
+    if (!row) throw new Error(`Wallet ${i.walletId} does not exist.`);
+    return { entryId: row.id, balance: Number(row.balance_after), voidedAt: row.voided_at };
+  }
+
   /** Appends a credit after the latest entry. */
   async appendCredit(walletId: string, coins: number, reason: string): Promise<{ entryId: string; balance: number }> {
     this.uow.requireTransaction();
@@ -104,14 +262,15 @@ export class WalletRepository {
    * The money statement of insert-coin: when the wallet's balance covers the price, moves its head,
    * appends the debit, records the insertion and the developer's earning, and moves the play
    * session's lastSeenAt (CONTRACT §6) — all or nothing, one round trip that also locks the wallet.
-   * Returns null when the balance does not cover it (nothing written, the wallet not locked).
+   * Returns null when the balance does not cover it or the wallet is frozen (CONTRACT §19: the
+   * freeze costs no round trip of its own), nothing written, the wallet not locked.
    */
   async payForInsertion(p: InsertionPayment): Promise<{ balanceAfter: number; createdAt: Date } | null> {
     this.uow.requireTransaction();
     const row = await this.uow.one<{ balance_after: string | null; created_at: Date | null }>(
       `WITH head AS (
          UPDATE wallets SET balance = balance - $2::integer, last_seq = last_seq + 1
-          WHERE id = $1 AND balance >= $2::integer
+          WHERE id = $1 AND balance >= $2::integer AND frozen_at IS NULL
          RETURNING id, last_seq, balance
        ), debit AS (
          INSERT INTO ledger_entries (wallet_id, seq, delta, balance_after, kind)
@@ -141,10 +300,12 @@ export class WalletRepository {
   entries(walletId: string, beforeSeq: number | null, limit: number): Promise<(LedgerEntryView & { seq: number })[]> {
     return this.uow.query(
       `SELECT le.id::text AS id, le.seq, le.delta, le.balance_after::float8 AS "balanceAfter", le.kind, le.reason,
-              i.id AS "insertionId", g.slug AS "gameSlug", le.created_at AS "createdAt"
+              COALESCE(i.id, v.insertion_id) AS "insertionId", g.slug AS "gameSlug", le.purchase_id AS "purchaseId",
+              le.created_at AS "createdAt"
          FROM ledger_entries le
          LEFT JOIN insertions i ON i.ledger_entry_id = le.id
-         LEFT JOIN games g ON g.id = i.game_id
+         LEFT JOIN insertion_voids v ON v.ledger_entry_id = le.id
+         LEFT JOIN games g ON g.id = COALESCE(i.game_id, v.game_id)
         WHERE le.wallet_id = $1 AND ($2::integer IS NULL OR le.seq < $2)
         ORDER BY le.seq DESC
         LIMIT $3`,
@@ -158,14 +319,18 @@ export class WalletRepository {
   }
 
   /**
-   * Every game of the developer, zero rows included, with sums in exact integers (as strings);
-   * `thisMonth`: only what was earned since the first of this month, 00:00 UTC.
+   * Every game of the developer, zero rows included, with sums in exact integers (as strings): the
+   * earnings of its insertions less those of voided insertions (CONTRACT §19), each void mirroring
+   * its insertion's earning. `thisMonth`: only what was earned or voided since the first of this
+   * month, 00:00 UTC (a void counts on the day of the void).
    */
   earningsByGame(developerId: string, thisMonth = false): Promise<GameEarningsRow[]> {
     return this.uow.query<GameEarningsRow>(
       `SELECT g.id AS "gameId", g.slug, g.title,
-              COALESCE(e.insertions, 0)::text AS insertions, COALESCE(e.coins, 0)::text AS coins,
-              COALESCE(e.gross_mills, 0)::text AS "grossMills", COALESCE(e.earned_mills, 0)::text AS "earnedMills"
+              (COALESCE(e.insertions, 0) - COALESCE(v.insertions, 0))::text AS insertions,
+              (COALESCE(e.coins, 0) - COALESCE(v.coins, 0))::text AS coins,
+              (COALESCE(e.gross_mills, 0) - COALESCE(v.gross_mills, 0))::text AS "grossMills",
+              (COALESCE(e.earned_mills, 0) - COALESCE(v.earned_mills, 0))::text AS "earnedMills"
          FROM games g
          LEFT JOIN (
            SELECT game_id, count(*) AS insertions, sum(coins) AS coins, sum(gross_mills) AS gross_mills, sum(earned_mills) AS earned_mills
@@ -173,6 +338,12 @@ export class WalletRepository {
             WHERE developer_id = $1 AND (NOT $2::boolean OR created_at >= date_trunc('month', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')
             GROUP BY game_id
          ) e ON e.game_id = g.id
+         LEFT JOIN (
+           SELECT game_id, count(*) AS insertions, sum(coins) AS coins, sum(gross_mills) AS gross_mills, sum(earned_mills) AS earned_mills
+             FROM insertion_voids
+            WHERE developer_id = $1 AND (NOT $2::boolean OR voided_at >= date_trunc('month', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')
+            GROUP BY game_id
+         ) v ON v.game_id = g.id
         WHERE g.developer_id = $1
         ORDER BY g.created_at, g.id`,
       [developerId, thisMonth],
@@ -200,6 +371,11 @@ export class WalletRepository {
            FROM developer_earnings e, bounds
           WHERE e.developer_id = $1 AND ($3::uuid IS NULL OR e.game_id = $3)
             AND e.created_at >= (bounds.today - ($2::integer - 1))::timestamp AT TIME ZONE 'UTC'
+         UNION ALL
+         SELECT v.voided_at, -1, -v.coins, -v.gross_mills, -v.earned_mills
+           FROM insertion_voids v, bounds
+          WHERE v.developer_id = $1 AND ($3::uuid IS NULL OR v.game_id = $3)
+            AND v.voided_at >= (bounds.today - ($2::integer - 1))::timestamp AT TIME ZONE 'UTC'
        ), by_day AS (
          SELECT (at AT TIME ZONE 'UTC')::date AS day, sum(insertions) AS insertions, sum(coins) AS coins,
                 sum(gross_mills) AS gross_mills, sum(earned_mills) AS earned_mills

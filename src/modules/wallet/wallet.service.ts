@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InvalidRequestError, NotFoundError } from '../../errors/app-error';
 import { earningFor, millsToUsd } from './money';
-import { InsufficientCoinsError } from './wallet.errors';
-import { GameEarningsRow, LedgerEntryView, WalletRepository } from './wallet.repository';
+import { InsufficientCoinsError, WalletFrozenError } from './wallet.errors';
+import { GameEarningsRow, LedgerEntryView, TakeBack, VoidableInsertion, WalletRepository } from './wallet.repository';
 
-export type { LedgerEntryView } from './wallet.repository';
+export type { LedgerEntryView, LedgerKind, TakeBack, VoidableInsertion } from './wallet.repository';
 
 export interface WalletPage {
   balance: number;
@@ -71,15 +71,59 @@ export class WalletService {
     return this.wallets.appendCredit(walletId, coins, reason);
   }
 
+  state(walletId: string): Promise<{ balance: number; frozenAt: Date | null }> {
+    return this.wallets.state(walletId);
+  }
+
+  /** 403 WALLET_FROZEN when a dispute froze the wallet (CONTRACT §19). */
+  async assertNotFrozen(walletId: string): Promise<void> {
+    if ((await this.wallets.state(walletId)).frozenAt) throw new WalletFrozenError();
+  }
+
+  /** Freezes (inside the caller's transaction); `changed` is false when it already was frozen. */
+  freeze(walletId: string): Promise<{ frozenAt: Date; changed: boolean }> {
+    return this.wallets.freeze(walletId);
+  }
+
+  /** Lifts a freeze; `frozenAt` is null when the wallet was not frozen. */
+  unfreeze(walletId: string): Promise<{ frozenAt: Date | null }> {
+    return this.wallets.unfreeze(walletId);
+  }
+
+  /** A paid purchase's coins, credited once (inside the caller's transaction). */
+  creditPurchase(walletId: string, purchaseId: string, coins: number): Promise<{ entryId: string; balance: number }> {
+    return this.wallets.appendPurchase(walletId, purchaseId, coins);
+  }
+
+  /** A refunded or disputed purchase's coins taken back, never below 0 (inside the caller's transaction). */
+  takeBackPurchase(walletId: string, purchaseId: string, coins: number, reason: string): Promise<TakeBack> {
+    return this.wallets.takeBack(walletId, purchaseId, coins, reason);
+  }
+
+  /** The insertion and its wallet, locked for a void; undefined for unknown ids. */
+  lockInsertionForVoid(insertionId: string): Promise<VoidableInsertion | undefined> {
+    return this.wallets.lockInsertionForVoid(insertionId);
+  }
+
+  /** Returns the insertion's coins and takes its earning off the developer (inside the caller's transaction). */
+  voidInsertion(insertion: VoidableInsertion, reason: string, voidedBy: string): Promise<{ entryId: string; balance: number; voidedAt: Date }> {
+    return this.wallets.appendVoid({ insertion, reason, voidedBy, ...earningFor(insertion.coins) });
+  }
+
   /**
    * Pays for one insertion inside the caller's transaction: the debit, the insertion, the
    * developer's 70% earning and the play session's lastSeenAt in one statement (CONTRACT §6, §8).
-   * 402 INSUFFICIENT_COINS when the balance does not cover it; the caller's transaction then rolls back.
+   * 403 WALLET_FROZEN when a dispute froze the wallet, else 402 INSUFFICIENT_COINS when the balance
+   * does not cover it; the caller's transaction then rolls back.
    */
   async payForInsertion(purchase: InsertionPurchase): Promise<{ balance: number; createdAt: Date }> {
     const paid = await this.wallets.payForInsertion({ ...purchase, ...earningFor(purchase.coins) });
-    // Refused: the balance as it is now (a fresh statement sees what a concurrent debit committed).
-    if (!paid) throw new InsufficientCoinsError(await this.wallets.balance(purchase.walletId), purchase.coins);
+    if (!paid) {
+      // Refused: frozen, or the balance as it is now (a fresh statement sees what a concurrent debit committed).
+      const { balance, frozenAt } = await this.wallets.state(purchase.walletId);
+      if (frozenAt) throw new WalletFrozenError();
+      throw new InsufficientCoinsError(balance, purchase.coins);
+    }
     return { balance: paid.balanceAfter, createdAt: paid.createdAt };
   }
 

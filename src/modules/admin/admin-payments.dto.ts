@@ -1,0 +1,33 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { IsString, Length, Matches } from 'class-validator';
+import { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_KEY_PROPERTY } from '../wallet/wallet.dto';
+
+export class VoidInsertionDto {
+  @ApiProperty({ description: 'Why (kept in the audit log), 1 to 200 characters', example: 'Charged twice by a game bug', minLength: 1, maxLength: 200 })
+  @IsString()
+  @Length(1, 200)
+  reason!: string;
+
+  @ApiProperty(IDEMPOTENCY_KEY_PROPERTY)
+  @IsString()
+  @Length(8, 128)
+  @Matches(IDEMPOTENCY_KEY_PATTERN, { message: 'idempotencyKey may hold only letters, digits and _ . : -' })
+  idempotencyKey!: string;
+}
+
+export class VoidResultDto {
+  @ApiProperty({ example: '0b7f4c63-4a0e-4d36-9f5e-3f1d2c4b5a69' })
+  insertionId!: string;
+
+  @ApiProperty({ format: 'date-time', description: 'When the insertion was voided (the first void\'s time in a replay)' })
+  voidedAt!: Date;
+
+  @ApiProperty({ description: 'The player\'s wallet entry of kind `void` that returned the coins', example: '1044' })
+  entryId!: string;
+
+  @ApiProperty({ description: 'The player\'s balance right after that entry', example: 20, minimum: 0 })
+  balance!: number;
+
+  @ApiProperty({ description: 'True when the insertion was already voided (with any key): the first answer, nothing changed' })
+  replayed!: boolean;
+}

@@ -1,0 +1,54 @@
+import { Injectable } from '@nestjs/common';
+import { UnitOfWork } from '../../database/unit-of-work';
+import { NotFoundError } from '../../errors/app-error';
+import { AuditService } from '../audit/audit.service';
+import { IdempotencyService, IdempotentResult } from '../idempotency/idempotency.service';
+import { ScoreModerationService } from '../scoring/score-moderation.service';
+import { WalletService } from '../wallet/wallet.service';
+
+export interface VoidAnswer {
+  insertionId: string;
+  voidedAt: Date;
+  entryId: string;
+  balance: number;
+  replayed: boolean;
+}
+
+/**
+ * An admin voids a paid insertion (CONTRACT §19), in one transaction: the key (§7), the insertion
+ * locked (a concurrent void waits, then finds this one), its coins back to the player (ledger kind
+ * void), its earning off the developer, its score off every board, the audit entry. Voiding a
+ * voided insertion, with any key, answers the first void with `replayed: true` and changes nothing.
+ */
+@Injectable()
+export class VoidInsertionService {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly idempotency: IdempotencyService,
+    private readonly wallets: WalletService,
+    private readonly scores: ScoreModerationService,
+    private readonly audit: AuditService,
+  ) {}
+
+  async void(actorId: string, insertionId: string, body: { reason: string; idempotencyKey: string }, requestId: string | null): Promise<IdempotentResult<VoidAnswer>> {
+    const request = { caller: `account:${actorId}` as const, key: body.idempotencyKey, fingerprint: this.idempotency.fingerprint('insertion-void', insertionId, body) };
+    return this.uow.run(() =>
+      this.idempotency.execute<VoidAnswer>(request, 200, async () => {
+        const insertion = await this.wallets.lockInsertionForVoid(insertionId);
+        if (!insertion) throw new NotFoundError('No such insertion (test-mode insertions are never stored).');
+        if (insertion.voided) return { insertionId: insertion.insertionId, ...insertion.voided, replayed: true };
+        const { entryId, balance, voidedAt } = await this.wallets.voidInsertion(insertion, body.reason, actorId);
+        const score = await this.scores.removeScoreOfInsertion(insertion.insertionId);
+        await this.audit.record({
+          actorId,
+          action: 'insertion.void',
+          targetId: insertion.insertionId,
+          reason: body.reason,
+          details: { coins: insertion.coins, gameId: insertion.gameId, developerId: insertion.developerId, playerId: insertion.playerId, entryId, scoreId: score?.scoreId ?? null },
+          requestId,
+        });
+        return { insertionId: insertion.insertionId, voidedAt, entryId, balance, replayed: false };
+      }),
+    );
+  }
+}

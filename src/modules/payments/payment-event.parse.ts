@@ -1,0 +1,57 @@
+import { InvalidRequestError } from '../../errors/app-error';
+import { InvalidSignatureError } from './payments.errors';
+import { SIGNATURE_TOLERANCE_SECONDS } from './payment-provider';
+
+const MAX_ID = 255;
+
+export type JsonObject = Record<string, unknown>;
+
+export function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A string field of a provider object, or null. */
+export function stringField(object: unknown, name: string): string | null {
+  if (!isObject(object)) return null;
+  const value = object[name];
+  return typeof value === 'string' && value.length > 0 && value.length <= MAX_ID ? value : null;
+}
+
+/** Stripe fields that are an id or, expanded, an object with one. */
+export function idField(object: unknown, name: string): string | null {
+  if (!isObject(object)) return null;
+  return stringField(object, name) ?? stringField(object[name], 'id');
+}
+
+/**
+ * A verified body as an event: a JSON object with a non-empty string `id` and `type` (at most 255
+ * characters each); 400 INVALID_REQUEST otherwise (CONTRACT §19).
+ */
+export function eventObject(parsed: unknown): JsonObject & { id: string; type: string } {
+  if (!isObject(parsed)) throw new InvalidRequestError('The verified body is not a JSON event object.');
+  const problems: { field: string; problems: string[] }[] = [];
+  for (const field of ['id', 'type']) {
+    const value = parsed[field];
+    if (typeof value !== 'string' || value.length === 0 || value.length > MAX_ID) {
+      problems.push({ field, problems: [`${field} must be a string of 1 to ${MAX_ID} characters`] });
+    }
+  }
+  if (problems.length > 0) throw new InvalidRequestError(`The verified body is not an event: ${problems.map((p) => p.problems[0]).join('; ')}.`, problems);
+  return parsed as JsonObject & { id: string; type: string };
+}
+
+export function parseJson(rawBody: Buffer): unknown {
+  try {
+    return JSON.parse(rawBody.toString('utf8'));
+  } catch {
+    throw new InvalidRequestError('The verified body is not JSON.');
+  }
+}
+
+/**
+ * The signature's timestamp may lie at most 5 minutes in the future too (a provider's own check
+ * may look only at the past): 400 INVALID_SIGNATURE beyond that.
+ */
+export function assertNotFromTheFuture(timestamp: number, nowMs = Date.now()): void {
+  if (timestamp - Math.floor(nowMs / 1000) > SIGNATURE_TOLERANCE_SECONDS) throw new InvalidSignatureError();
+}

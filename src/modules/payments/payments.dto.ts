@@ -1,0 +1,113 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { IsString, Length, Matches, MaxLength } from 'class-validator';
+import { ID_RULE } from '../developer-portal/developer-portal.dto';
+import { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_KEY_PROPERTY } from '../wallet/wallet.dto';
+
+const MONEY = { pattern: '^\\d+(\\.\\d{1,3})?$' };
+
+export class PackDto {
+  @ApiProperty({ description: 'The pack to buy (`packId` of POST /api/me/purchases)', example: 'pack-10' })
+  packId!: string;
+
+  @ApiProperty({ description: 'Coins in the pack', example: 10, minimum: 1 })
+  coins!: number;
+
+  @ApiProperty({ description: 'Its price in US dollars at face value (1 coin = 0.25), an exact decimal string', example: '2.5', ...MONEY })
+  priceUsd!: string;
+}
+
+export class PacksDto {
+  @ApiProperty({ enum: ['USD'], example: 'USD' })
+  currency!: 'USD';
+
+  @ApiProperty({ type: [PackDto], description: 'The packs on sale (`COIN_PACKS`), smallest first' })
+  packs!: PackDto[];
+}
+
+export class CreatePurchaseDto {
+  @ApiProperty({ description: 'A `packId` from GET /api/shop/packs', example: 'pack-10', maxLength: 64 })
+  @IsString()
+  @MaxLength(64)
+  packId!: string;
+
+  @ApiProperty(IDEMPOTENCY_KEY_PROPERTY)
+  @IsString()
+  @Length(8, 128)
+  @Matches(IDEMPOTENCY_KEY_PATTERN, { message: 'idempotencyKey may hold only letters, digits and _ . : -' })
+  idempotencyKey!: string;
+}
+
+export class PurchaseDto {
+  @ApiProperty({ example: '6a1f9f0e-2b7c-4c5d-8e9f-0a1b2c3d4e5f' })
+  purchaseId!: string;
+
+  @ApiProperty({ example: 'pack-10' })
+  packId!: string;
+
+  @ApiProperty({ example: 10, minimum: 1 })
+  coins!: number;
+
+  @ApiProperty({ description: 'US dollars, an exact decimal string', example: '2.5', ...MONEY })
+  priceUsd!: string;
+
+  @ApiProperty({
+    enum: ['pending', 'paid', 'failed', 'refunded', 'disputed'],
+    example: 'pending',
+    description: 'pending → paid or failed; failed → paid; paid → refunded or disputed; refunded → disputed',
+  })
+  status!: string;
+
+  @ApiProperty({
+    description: 'Where the player pays: this service\'s page `/checkout/{purchaseId}` with the sandbox provider (add `?return=<path>` to come back there), Stripe Checkout with Stripe',
+    example: '/checkout/6a1f9f0e-2b7c-4c5d-8e9f-0a1b2c3d4e5f',
+  })
+  checkoutUrl!: string;
+
+  @ApiProperty({ description: 'Coins of a refunded or disputed purchase that could not be taken back (the wallet held fewer); 0 otherwise', example: 0, minimum: 0 })
+  unrecoveredCoins!: number;
+
+  @ApiProperty({ format: 'date-time' })
+  createdAt!: Date;
+}
+
+export class PurchasesDto {
+  @ApiProperty({ type: [PurchaseDto], description: 'The caller\'s purchases, newest first (the latest 100)' })
+  purchases!: PurchaseDto[];
+}
+
+export class PurchaseIdParams {
+  @ApiProperty({ ...ID_RULE, description: 'A purchase id' })
+  @IsString()
+  @MaxLength(64)
+  purchaseId!: string;
+}
+
+export class SandboxPayDto {
+  @ApiProperty({
+    description: 'The sandbox\'s test cards, spaces allowed: `4242 4242 4242 4242` pays, `4000 0000 0000 0002` is declined; any other number is refused (400) and changes nothing',
+    example: '4242 4242 4242 4242',
+    maxLength: 32,
+  })
+  @IsString()
+  @Length(1, 32)
+  cardNumber!: string;
+}
+
+export class WebhookAckDto {
+  @ApiProperty({ enum: [true], example: true, description: 'The event was verified: applied now, earlier, kept for later, or not one that changes anything' })
+  received!: true;
+}
+
+export class SandboxEventDto {
+  @ApiProperty({ description: 'Event id: each is applied at most once', example: 'evt_3b9f0c' })
+  id!: string;
+
+  @ApiProperty({ enum: ['payment.succeeded', 'payment.failed', 'payment.refunded', 'payment.disputed'], example: 'payment.succeeded' })
+  type!: string;
+
+  @ApiProperty({ example: '6a1f9f0e-2b7c-4c5d-8e9f-0a1b2c3d4e5f' })
+  purchaseId!: string;
+
+  @ApiProperty({ description: 'Unix seconds', example: 1796600000 })
+  created!: number;
+}

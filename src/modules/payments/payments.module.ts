@@ -1,0 +1,35 @@
+import { Module } from '@nestjs/common';
+import { CONFIG, Config } from '../../config';
+import { WalletModule } from '../wallet/wallet.module';
+import { CheckoutController } from './checkout.controller';
+import { PaymentEventRepository } from './payment-event.repository';
+import { PaymentEventsService } from './payment-events.service';
+import { PAYMENT_PROVIDER } from './payment-provider';
+import { PaymentWebhooksController } from './payment-webhooks.controller';
+import { PurchaseRepository } from './purchase.repository';
+import { PurchasesController } from './purchases.controller';
+import { PurchasesService } from './purchases.service';
+import { SandboxCheckoutService } from './sandbox-checkout.service';
+import { SandboxPaymentProvider } from './sandbox-payment.provider';
+import { StripePaymentProvider } from './stripe-payment.provider';
+
+/** Buying coins (CONTRACT §19): packs, purchases, the payment provider in use and its webhook. */
+@Module({
+  imports: [WalletModule],
+  controllers: [PurchasesController, PaymentWebhooksController, CheckoutController],
+  providers: [
+    SandboxPaymentProvider,
+    {
+      provide: PAYMENT_PROVIDER,
+      inject: [CONFIG, SandboxPaymentProvider],
+      useFactory: (config: Config, sandbox: SandboxPaymentProvider) => (config.payments.provider === 'stripe' ? new StripePaymentProvider(config) : sandbox),
+    },
+    PurchaseRepository,
+    PaymentEventRepository,
+    PurchasesService,
+    PaymentEventsService,
+    SandboxCheckoutService,
+  ],
+  exports: [PurchasesService],
+})
+export class PaymentsModule {}

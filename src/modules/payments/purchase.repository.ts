@@ -1,0 +1,82 @@
+import { Injectable } from '@nestjs/common';
+import { UnitOfWork } from '../../database/unit-of-work';
+import { isUuid } from '../../database/uuid';
+import type { PaymentProviderName } from './payment-provider';
+
+export type PurchaseStatus = 'pending' | 'paid' | 'failed' | 'refunded' | 'disputed';
+
+export interface PurchaseRecord {
+  id: string;
+  accountId: string;
+  walletId: string;
+  packId: string;
+  coins: number;
+  priceMills: number;
+  provider: PaymentProviderName;
+  checkoutUrl: string;
+  paymentRef: string | null;
+  status: PurchaseStatus;
+  unrecoveredCoins: number;
+  createdAt: Date;
+}
+
+const COLUMNS = `id, account_id AS "accountId", wallet_id AS "walletId", pack_id AS "packId", coins, price_mills::float8 AS "priceMills",
+  provider, checkout_url AS "checkoutUrl", provider_payment_ref AS "paymentRef", status, unrecovered_coins AS "unrecoveredCoins",
+  created_at AS "createdAt"`;
+
+/** Purchases of coin packs. Rows are never deleted (a trigger refuses it) and move only forward in their life. */
+@Injectable()
+export class PurchaseRepository {
+  constructor(private readonly uow: UnitOfWork) {}
+
+  async insert(p: { id: string; accountId: string; walletId: string; packId: string; coins: number; priceMills: number; provider: PaymentProviderName; checkoutUrl: string; checkoutRef: string | null }): Promise<void> {
+    this.uow.requireTransaction();
+    await this.uow.query(
+      `INSERT INTO purchases (id, account_id, wallet_id, pack_id, coins, price_mills, provider, checkout_url, provider_checkout_ref)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      [p.id, p.accountId, p.walletId, p.packId, p.coins, p.priceMills, p.provider, p.checkoutUrl, p.checkoutRef],
+    );
+  }
+
+  async byId(id: string): Promise<PurchaseRecord | undefined> {
+    if (!isUuid(id)) return undefined;
+    return this.uow.one<PurchaseRecord>(`SELECT ${COLUMNS} FROM purchases WHERE id = $1`, [id]);
+  }
+
+  /** The account's latest purchases, newest first. */
+  ofAccount(accountId: string, limit: number): Promise<PurchaseRecord[]> {
+    return this.uow.query<PurchaseRecord>(`SELECT ${COLUMNS} FROM purchases WHERE account_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`, [accountId, limit]);
+  }
+
+  /**
+   * The purchase an event names, locked until the transaction ends, so that the events of one
+   * purchase apply one after another: by its id, else by the provider's checkout, else by the
+   * provider's payment.
+   */
+  async lockForEvent(provider: PaymentProviderName, refs: { purchaseRef: string | null; checkoutRef: string | null; paymentRef: string | null }): Promise<PurchaseRecord | undefined> {
+    this.uow.requireTransaction();
+    if (refs.purchaseRef && isUuid(refs.purchaseRef)) {
+      const row = await this.uow.one<PurchaseRecord>(`SELECT ${COLUMNS} FROM purchases WHERE id = $1 AND provider = $2 FOR UPDATE`, [refs.purchaseRef, provider]);
+      if (row) return row;
+    }
+    if (refs.checkoutRef) {
+      const row = await this.uow.one<PurchaseRecord>(`SELECT ${COLUMNS} FROM purchases WHERE provider = $1 AND provider_checkout_ref = $2 FOR UPDATE`, [provider, refs.checkoutRef]);
+      if (row) return row;
+    }
+    if (refs.paymentRef) {
+      return this.uow.one<PurchaseRecord>(`SELECT ${COLUMNS} FROM purchases WHERE provider = $1 AND provider_payment_ref = $2 FOR UPDATE`, [provider, refs.paymentRef]);
+    }
+    return undefined;
+  }
+
+  /** Moves a locked purchase on (the trigger refuses a step backwards). */
+  async update(id: string, change: { status: PurchaseStatus; unrecoveredCoins?: number; paymentRef?: string | null }): Promise<void> {
+    this.uow.requireTransaction();
+    await this.uow.query(
+      `UPDATE purchases SET status = $2, unrecovered_coins = COALESCE($3, unrecovered_coins),
+              provider_payment_ref = COALESCE(provider_payment_ref, $4), updated_at = now()
+        WHERE id = $1`,
+      [id, change.status, change.unrecoveredCoins ?? null, change.paymentRef ?? null],
+    );
+  }
+}
