@@ -3,10 +3,9 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { ApiErrors } from '../../http/error-responses';
 import { RequestId } from '../../http/request-id.decorator';
-import { AdminAuth, AuthContext, CurrentAccount } from '../identity/auth.decorators';
+import { InsertionIdParamsDto, UserIdParamsDto } from '../../http/params';
+import { AdminAuth, AdminContext, CurrentAdmin } from '../identity/auth.decorators';
 import { AdminUserResponseDto } from '../identity/identity.dto';
-import { InsertionIdParamsDto } from '../play-sessions/play-sessions.dto';
-import { UserIdParams } from './admin.dto';
 import { VoidInsertionDto, VoidResultDto } from './admin-payments.dto';
 import { VoidAnswer, VoidInsertionService } from './void-insertion.service';
 import { WalletFreezeService } from './wallet-freeze.service';
@@ -29,8 +28,8 @@ export class AdminPaymentsController {
   })
   @ApiOkResponse({ type: AdminUserResponseDto })
   @ApiErrors({ 400: 'INVALID_REQUEST: id over 64 characters', 404: 'NOT_FOUND: unknown user, or a user without a wallet (no player profile)' })
-  async freeze(@CurrentAccount() auth: AuthContext, @Param() params: UserIdParams, @RequestId() requestId: string | null): Promise<AdminUserResponseDto> {
-    return { user: await this.freezes.freeze(auth.accountId, params.userId, requestId) };
+  async freeze(@CurrentAdmin() admin: AdminContext, @Param() params: UserIdParamsDto, @RequestId() requestId: string | null): Promise<AdminUserResponseDto> {
+    return { user: await this.freezes.freeze(admin.accountId, params.userId, requestId) };
   }
 
   @Post('wallets/:userId/unfreeze')
@@ -39,8 +38,8 @@ export class AdminPaymentsController {
   @ApiOperation({ summary: 'Unfreeze a user\'s wallet', description: 'Unfreezing a wallet that is not frozen changes nothing.' })
   @ApiOkResponse({ type: AdminUserResponseDto })
   @ApiErrors({ 400: 'INVALID_REQUEST: id over 64 characters', 404: 'NOT_FOUND: unknown user, or a user without a wallet (no player profile)' })
-  async unfreeze(@CurrentAccount() auth: AuthContext, @Param() params: UserIdParams, @RequestId() requestId: string | null): Promise<AdminUserResponseDto> {
-    return { user: await this.freezes.unfreeze(auth.accountId, params.userId, requestId) };
+  async unfreeze(@CurrentAdmin() admin: AdminContext, @Param() params: UserIdParamsDto, @RequestId() requestId: string | null): Promise<AdminUserResponseDto> {
+    return { user: await this.freezes.unfreeze(admin.accountId, params.userId, requestId) };
   }
 
   @Post('insertions/:insertionId/void')
@@ -56,13 +55,13 @@ export class AdminPaymentsController {
   @ApiOkResponse({ type: VoidResultDto })
   @ApiErrors({ 400: 'INVALID_REQUEST', 404: 'NOT_FOUND: unknown or test-mode insertion', 409: 'IDEMPOTENCY_KEY_CONFLICT' })
   async void(
-    @CurrentAccount() auth: AuthContext,
+    @CurrentAdmin() admin: AdminContext,
     @Param() params: InsertionIdParamsDto,
     @Body() body: VoidInsertionDto,
     @RequestId() requestId: string | null,
     @Res({ passthrough: true }) res: Response,
   ): Promise<VoidAnswer> {
-    const result = await this.voids.void(auth.accountId, params.insertionId, body, requestId);
+    const result = await this.voids.void(admin.accountId, params.insertionId, body, requestId);
     res.status(200);
     return result.body;
   }

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsString, Length, Matches } from 'class-validator';
-import { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_KEY_PROPERTY } from '../wallet/wallet.dto';
+import { IsString, Length } from 'class-validator';
+import { ID_DOC, IdempotencyKeyProperty } from '../../http/params';
 
 export class VoidInsertionDto {
   @ApiProperty({ description: 'Why (kept in the audit log), 1 to 200 characters', example: 'Charged twice by a game bug', minLength: 1, maxLength: 200 })
@@ -8,15 +8,12 @@ export class VoidInsertionDto {
   @Length(1, 200)
   reason!: string;
 
-  @ApiProperty(IDEMPOTENCY_KEY_PROPERTY)
-  @IsString()
-  @Length(8, 128)
-  @Matches(IDEMPOTENCY_KEY_PATTERN, { message: 'idempotencyKey may hold only letters, digits and _ . : -' })
+  @IdempotencyKeyProperty()
   idempotencyKey!: string;
 }
 
 export class VoidResultDto {
-  @ApiProperty({ example: '0b7f4c63-4a0e-4d36-9f5e-3f1d2c4b5a69' })
+  @ApiProperty(ID_DOC)
   insertionId!: string;
 
   @ApiProperty({ format: 'date-time', description: 'When the insertion was voided (the first void\'s time in a replay)' })

@@ -5,11 +5,9 @@ import { CONFIG, Config } from '../../config';
 import { ApiErrors } from '../../http/error-responses';
 import { sendNoncePage, standalonePageStart } from '../../http/html-page';
 import { Public } from '../../http/public.decorator';
-import { readAuthToken } from '../identity/auth-cookie';
-import { AuthContext, CurrentAccount, SignedIn } from '../identity/auth.decorators';
-import { LoginSessionService } from '../identity/login-session.service';
+import { AccountContext, CurrentAccount, OptionalAccount, SignedIn } from '../identity/auth.decorators';
 import { checkoutPage, returnPath } from './checkout-page';
-import { PurchaseDto, PurchaseIdParams, SandboxPayDto } from './payments.dto';
+import { PurchaseDto, PurchaseIdParamsDto, SandboxPayDto } from './payments.dto';
 import { purchaseView, PurchasesService, PurchaseView } from './purchases.service';
 import { SandboxCheckoutService } from './sandbox-checkout.service';
 
@@ -32,7 +30,6 @@ function notFoundPage(res: Response): void {
 export class CheckoutController {
   constructor(
     @Inject(CONFIG) private readonly config: Config,
-    private readonly loginSessions: LoginSessionService,
     private readonly purchases: PurchasesService,
     private readonly sandbox: SandboxCheckoutService,
   ) {}
@@ -51,10 +48,9 @@ export class CheckoutController {
   @ApiOkResponse({ description: 'The HTML page', content: { 'text/html': { schema: { type: 'string' } } } })
   @ApiResponse({ status: 302, description: 'Not signed in: redirect to /auth/login?next=…', headers: { Location: { schema: { type: 'string' } } } })
   @ApiNotFoundResponse({ description: 'The 404 page', content: { 'text/html': { schema: { type: 'string' } } } })
-  async page(@Param('purchaseId') purchaseId: string, @Query('return') back: unknown, @Req() req: Request, @Res() res: Response): Promise<void> {
-    const auth = await this.loginSessions.resolve(readAuthToken(req));
-    if (!auth) return res.redirect(302, `/auth/login?next=${encodeURIComponent(req.originalUrl)}`);
-    const purchase = await this.purchases.ownPurchase(auth.accountId, purchaseId);
+  async page(@OptionalAccount() account: AccountContext | undefined, @Param('purchaseId') purchaseId: string, @Query('return') back: unknown, @Req() req: Request, @Res() res: Response): Promise<void> {
+    if (!account) return res.redirect(302, `/auth/login?next=${encodeURIComponent(req.originalUrl)}`);
+    const purchase = await this.purchases.ownPurchase(account.accountId, purchaseId);
     if (!purchase) return notFoundPage(res);
     sendNoncePage(res, (nonce) => checkoutPage({ purchase: purchaseView(purchase), provider: this.config.payments.provider, back: returnPath(back), nonce }));
   }
@@ -70,7 +66,7 @@ export class CheckoutController {
   })
   @ApiOkResponse({ type: PurchaseDto, description: 'The purchase after the payment: `paid`, or `failed` when declined' })
   @ApiErrors({ 400: 'INVALID_REQUEST: not a sandbox test card', 404: 'NOT_FOUND: not the caller\'s purchase, or the provider is not the sandbox' })
-  pay(@CurrentAccount() auth: AuthContext, @Param() params: PurchaseIdParams, @Body() body: SandboxPayDto): Promise<PurchaseView> {
-    return this.sandbox.pay(auth.accountId, params.purchaseId, body.cardNumber);
+  pay(@CurrentAccount() account: AccountContext, @Param() params: PurchaseIdParamsDto, @Body() body: SandboxPayDto): Promise<PurchaseView> {
+    return this.sandbox.pay(account.accountId, params.purchaseId, body.cardNumber);
   }
 }

@@ -1,7 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsString, Length, Matches, MaxLength } from 'class-validator';
-import { ID_RULE } from '../developer-portal/developer-portal.dto';
-import { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_KEY_PROPERTY } from '../wallet/wallet.dto';
+import { IsString, Length, MaxLength } from 'class-validator';
+import { ID_DOC, IdempotencyKeyProperty, IdProperty } from '../../http/params';
 
 const MONEY = { pattern: '^\\d+(\\.\\d{1,3})?$' };
 
@@ -30,15 +29,12 @@ export class CreatePurchaseDto {
   @MaxLength(64)
   packId!: string;
 
-  @ApiProperty(IDEMPOTENCY_KEY_PROPERTY)
-  @IsString()
-  @Length(8, 128)
-  @Matches(IDEMPOTENCY_KEY_PATTERN, { message: 'idempotencyKey may hold only letters, digits and _ . : -' })
+  @IdempotencyKeyProperty()
   idempotencyKey!: string;
 }
 
 export class PurchaseDto {
-  @ApiProperty({ example: '6a1f9f0e-2b7c-4c5d-8e9f-0a1b2c3d4e5f' })
+  @ApiProperty(ID_DOC)
   purchaseId!: string;
 
   @ApiProperty({ example: 'pack-10' })
@@ -59,7 +55,7 @@ export class PurchaseDto {
 
   @ApiProperty({
     description: 'Where the player pays: this service\'s page `/checkout/{purchaseId}` with the sandbox provider (add `?return=<path>` to come back there), Stripe Checkout with Stripe',
-    example: '/checkout/6a1f9f0e-2b7c-4c5d-8e9f-0a1b2c3d4e5f',
+    example: '/checkout/3f2b8c1e-5d4a-4f6b-9c7d-8e9f0a1b2c3d',
   })
   checkoutUrl!: string;
 
@@ -75,10 +71,8 @@ export class PurchasesDto {
   purchases!: PurchaseDto[];
 }
 
-export class PurchaseIdParams {
-  @ApiProperty({ ...ID_RULE, description: 'A purchase id' })
-  @IsString()
-  @MaxLength(64)
+export class PurchaseIdParamsDto {
+  @IdProperty('Purchase id')
   purchaseId!: string;
 }
 
@@ -105,7 +99,7 @@ export class SandboxEventDto {
   @ApiProperty({ enum: ['payment.succeeded', 'payment.failed', 'payment.refunded', 'payment.disputed'], example: 'payment.succeeded' })
   type!: string;
 
-  @ApiProperty({ example: '6a1f9f0e-2b7c-4c5d-8e9f-0a1b2c3d4e5f' })
+  @ApiProperty(ID_DOC)
   purchaseId!: string;
 
   @ApiProperty({ description: 'Unix seconds', example: 1796600000 })

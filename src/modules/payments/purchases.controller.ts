@@ -3,7 +3,7 @@ import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestj
 import type { Response } from 'express';
 import { ApiErrors } from '../../http/error-responses';
 import { Public } from '../../http/public.decorator';
-import { AuthContext, CurrentAccount, PlayerAuth, SignedIn } from '../identity/auth.decorators';
+import { AccountContext, CurrentAccount, CurrentPlayer, PlayerAuth, PlayerContext, SignedIn } from '../identity/auth.decorators';
 import { packView } from './coin-packs';
 import { CreatePurchaseDto, PacksDto, PurchaseDto, PurchasesDto } from './payments.dto';
 import { PurchasesService, PurchaseView } from './purchases.service';
@@ -39,8 +39,8 @@ export class PurchasesController {
     409: 'IDEMPOTENCY_KEY_CONFLICT',
     503: 'SERVICE_UNAVAILABLE: the payment provider could not start a checkout (retry with the same key)',
   })
-  async create(@CurrentAccount() auth: AuthContext, @Body() body: CreatePurchaseDto, @Res({ passthrough: true }) res: Response): Promise<PurchaseView> {
-    const { statusCode, purchase } = await this.purchases.create(auth, body);
+  async create(@CurrentPlayer() player: PlayerContext, @Body() body: CreatePurchaseDto, @Res({ passthrough: true }) res: Response): Promise<PurchaseView> {
+    const { statusCode, purchase } = await this.purchases.create(player, body);
     res.status(statusCode);
     return purchase;
   }
@@ -49,7 +49,7 @@ export class PurchasesController {
   @SignedIn()
   @ApiOperation({ summary: 'The caller\'s purchases, newest first' })
   @ApiOkResponse({ type: PurchasesDto })
-  list(@CurrentAccount() auth: AuthContext): Promise<PurchasesDto> {
-    return this.purchases.list(auth.accountId);
+  list(@CurrentAccount() account: AccountContext): Promise<PurchasesDto> {
+    return this.purchases.list(account.accountId);
   }
 }

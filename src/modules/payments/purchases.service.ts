@@ -3,7 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CONFIG, Config } from '../../config';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { InvalidRequestError } from '../../errors/app-error';
-import type { AuthContext } from '../identity/auth.decorators';
+import type { PlayerContext } from '../identity/auth.decorators';
 import { IdempotencyService } from '../idempotency/idempotency.service';
 import { millsToUsd } from '../wallet/money';
 import { WalletService } from '../wallet/wallet.service';
@@ -61,15 +61,15 @@ export class PurchasesService {
    * Order of checks (CONTRACT §16.17): the pack (400); the key (a repeat answers 200 at once, another
    * pack under the same key 409); the frozen wallet (403); then the checkout.
    */
-  async create(auth: AuthContext, body: { packId: string; idempotencyKey: string }): Promise<{ statusCode: number; purchase: PurchaseView }> {
+  async create(player: PlayerContext, body: { packId: string; idempotencyKey: string }): Promise<{ statusCode: number; purchase: PurchaseView }> {
     const pack = this.packs.find((p) => p.packId === body.packId);
     if (!pack) {
       throw new InvalidRequestError(`packId: no pack "${body.packId}" is on sale (see GET /api/shop/packs).`, [
         { field: 'packId', problems: [`not a pack on sale: ${this.packs.map((p) => p.packId).join(', ')}`] },
       ]);
     }
-    const walletId = auth.walletId!;
-    const request = { caller: `account:${auth.accountId}` as const, key: body.idempotencyKey, fingerprint: this.idempotency.fingerprint('purchase', '', body) };
+    const walletId = player.walletId;
+    const request = { caller: `account:${player.accountId}` as const, key: body.idempotencyKey, fingerprint: this.idempotency.fingerprint('purchase', '', body) };
     const result = await this.uow.run(() =>
       this.idempotency.execute(request, 201, async () => {
         await this.wallets.assertNotFrozen(walletId);
@@ -77,7 +77,7 @@ export class PurchasesService {
         const checkout = await this.provider.createCheckout({ purchaseId, coins: pack.coins, priceMills: pack.priceMills });
         await this.purchases.insert({
           id: purchaseId,
-          accountId: auth.accountId,
+          accountId: player.accountId,
           walletId,
           packId: pack.packId,
           coins: pack.coins,
