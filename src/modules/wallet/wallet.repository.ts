@@ -181,12 +181,16 @@ export class WalletRepository {
   }
 
   /**
-   * A paid insertion with its player's wallet, locked against a concurrent void (which then waits
-   * and finds this one's), and its void when it has one. Undefined for unknown ids.
+   * A paid insertion with its player's wallet, locked against a concurrent void, and its void when
+   * it has one. The lock is a statement of its own: a void that waited for another reads the
+   * voids after that one committed (a join in the locking statement would still see its old
+   * snapshot). Undefined for unknown ids.
    */
   async lockInsertionForVoid(insertionId: string): Promise<VoidableInsertion | undefined> {
     this.uow.requireTransaction();
     if (!isUuid(insertionId)) return undefined;
+    const locked = await this.uow.one('SELECT id FROM insertions WHERE id = $1 FOR NO KEY UPDATE', [insertionId]);
+    if (!locked) return undefined;
     const row = await this.uow.one<{
       id: string; wallet_id: string; coins: number; player_id: string; game_id: string; developer_id: string;
       voided_at: Date | null; entry_id: string | null; balance_after: string | null;
@@ -198,8 +202,7 @@ export class WalletRepository {
          JOIN developer_earnings e ON e.insertion_id = i.id
          LEFT JOIN insertion_voids v ON v.insertion_id = i.id
          LEFT JOIN ledger_entries l ON l.id = v.ledger_entry_id
-        WHERE i.id = $1
-        FOR NO KEY UPDATE OF i`,
+        WHERE i.id = $1`,
       [insertionId],
     );
     if (!row) return undefined;
