@@ -108,7 +108,7 @@ export class AddPurchasesAndVoids1796600000000 implements MigrationInterface {
         ADD CONSTRAINT ledger_entries_kind CHECK (kind IN ('credit', 'debit', 'purchase', 'refund', 'void')),
         ADD CONSTRAINT ledger_entries_kind_sign CHECK ((kind IN ('credit', 'purchase', 'void')) = (delta > 0)),
         ADD CONSTRAINT ledger_entries_purchase_link CHECK ((kind IN ('purchase', 'refund')) = (purchase_id IS NOT NULL)),
-        ADD CONSTRAINT ledger_entries_purchase_fk FOREIGN KEY (purchase_id) REFERENCES purchases(id);
+        ADD CONSTRAINT ledger_entries_purchase_id_fkey FOREIGN KEY (purchase_id) REFERENCES purchases(id);
       CREATE UNIQUE INDEX ledger_entries_purchase_credit_key ON ledger_entries (purchase_id) WHERE kind = 'purchase';
       CREATE UNIQUE INDEX ledger_entries_purchase_refund_key ON ledger_entries (purchase_id) WHERE kind = 'refund';
 
@@ -145,7 +145,7 @@ export class AddPurchasesAndVoids1796600000000 implements MigrationInterface {
       DROP INDEX ledger_entries_purchase_credit_key;
       DROP INDEX ledger_entries_purchase_refund_key;
       ALTER TABLE ledger_entries
-        DROP CONSTRAINT ledger_entries_purchase_fk,
+        DROP CONSTRAINT ledger_entries_purchase_id_fkey,
         DROP CONSTRAINT ledger_entries_purchase_link,
         DROP CONSTRAINT ledger_entries_kind,
         DROP CONSTRAINT ledger_entries_kind_sign,
