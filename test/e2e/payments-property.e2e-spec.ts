@@ -1,0 +1,152 @@
+/**
+ * Property (fast-check): whatever the interleaving of purchases, payments, duplicate deliveries,
+ * refunds, disputes, insert-coins, voids, admin credits and unfreezes — steps of a batch run at the
+ * same moment — every money invariant holds afterwards, no balance is negative, and each purchase
+ * ends where its delivered events put it in its life order.
+ */
+import fc from 'fast-check';
+import { checkInvariants } from '../../src/ops/invariants';
+import type { TestApp } from '../support/app';
+import { adminCookie, createDeveloper, createWorldApp, publishGame, signUpVerifiedPlayer } from '../support/factories';
+import { idempotencyKey } from '../support/play';
+import { buy, eventBody, eventId, postSandbox, sign, webhookSecret } from '../support/payments';
+
+type Step =
+  | { kind: 'buy'; pack: number }
+  | { kind: 'pay' | 'duplicatePay' | 'fail' | 'refund' | 'dispute'; purchase: number }
+  | { kind: 'insertCoin' }
+  | { kind: 'void'; insertion: number }
+  | { kind: 'credit'; coins: number }
+  | { kind: 'unfreeze' };
+
+const PACKS = ['pack-10', 'pack-40', 'pack-100'];
+
+const event = (kind: 'pay' | 'duplicatePay' | 'fail' | 'refund' | 'dispute') => fc.record({ kind: fc.constant(kind), purchase: fc.nat({ max: 3 }) });
+
+const step: fc.Arbitrary<Step> = fc.oneof(
+  { arbitrary: fc.record({ kind: fc.constant('buy' as const), pack: fc.nat({ max: 2 }) }), weight: 3 },
+  { arbitrary: event('pay'), weight: 3 },
+  { arbitrary: event('duplicatePay'), weight: 2 },
+  { arbitrary: event('fail'), weight: 1 },
+  { arbitrary: event('refund'), weight: 2 },
+  { arbitrary: event('dispute'), weight: 2 },
+  { arbitrary: fc.record({ kind: fc.constant('insertCoin' as const) }), weight: 2 },
+  { arbitrary: fc.record({ kind: fc.constant('void' as const), insertion: fc.nat({ max: 3 }) }), weight: 1 },
+  { arbitrary: fc.record({ kind: fc.constant('credit' as const), coins: fc.integer({ min: 1, max: 30 }) }), weight: 1 },
+  { arbitrary: fc.record({ kind: fc.constant('unfreeze' as const) }), weight: 1 },
+);
+
+/** Batches of steps: the steps of one batch are sent at once. */
+const scenario = fc.array(fc.array(step, { minLength: 1, maxLength: 4 }), { minLength: 2, maxLength: 10 });
+
+describe('payments property: any interleaving keeps the money invariants', () => {
+  let t: TestApp;
+  let admin: string;
+  let slug: string;
+  let secret: string;
+
+  beforeAll(async () => {
+    t = await createWorldApp();
+    admin = await adminCookie(t);
+    const dev = await createDeveloper(t);
+    slug = (await publishGame(t, dev, { coinsPerCredit: 3 })).slug;
+    secret = await webhookSecret(t);
+  });
+  afterAll(() => t.close());
+
+  it('holds for generated scenarios', async () => {
+    await fc.assert(
+      fc.asyncProperty(scenario, async (batches) => {
+        const player = await signUpVerifiedPlayer(t);
+        const purchases: string[] = [];
+        const payEvents = new Map<string, string>();
+        const delivered = new Map<string, Set<string>>();
+        const insertions: string[] = [];
+        const note = (purchaseId: string, what: string) => delivered.set(purchaseId, (delivered.get(purchaseId) ?? new Set()).add(what));
+
+        const send = async (type: string, purchaseId: string, id = eventId()) => {
+          const body = eventBody(type, purchaseId, id);
+          const res = await postSandbox(t, body, sign(secret, body));
+          expect(res.status).toBe(200);
+        };
+
+        const run = async (s: Step): Promise<void> => {
+          switch (s.kind) {
+            case 'buy': {
+              const res = await buy(t, player, PACKS[s.pack]);
+              expect([201, 403]).toContain(res.status); // 403: a dispute froze the wallet
+              if (res.status === 201) purchases.push(res.body.purchaseId);
+              return;
+            }
+            case 'pay':
+            case 'duplicatePay': {
+              const purchaseId = purchases[s.purchase % Math.max(1, purchases.length)];
+              if (!purchaseId) return;
+              let id = payEvents.get(purchaseId);
+              if (s.kind === 'pay' || !id) payEvents.set(purchaseId, (id = eventId()));
+              note(purchaseId, 'paid');
+              return send('payment.succeeded', purchaseId, id);
+            }
+            case 'fail':
+            case 'refund':
+            case 'dispute': {
+              const purchaseId = purchases[s.purchase % Math.max(1, purchases.length)];
+              if (!purchaseId) return;
+              note(purchaseId, s.kind);
+              return send({ fail: 'payment.failed', refund: 'payment.refunded', dispute: 'payment.disputed' }[s.kind], purchaseId);
+            }
+            case 'insertCoin': {
+              // A play session per insertion: the 1-per-500-ms limit is per play session.
+              const session = await t.http().post('/api/play/sessions').set('Cookie', player.cookie).send({ gameSlug: slug });
+              expect(session.status).toBe(201);
+              const res = await t.http().post(`/api/play/sessions/${session.body.sessionId}/insert-coin`).set('Cookie', player.cookie).send({ idempotencyKey: idempotencyKey('prop') });
+              expect([200, 402, 403]).toContain(res.status);
+              if (res.status === 200) insertions.push(res.body.insertionId);
+              return;
+            }
+            case 'void': {
+              const insertionId = insertions[s.insertion % Math.max(1, insertions.length)];
+              if (!insertionId) return;
+              const res = await t.http().post(`/api/admin/insertions/${insertionId}/void`).set('Cookie', admin).send({ reason: 'property', idempotencyKey: idempotencyKey('pvoid') });
+              expect(res.status).toBe(200);
+              return;
+            }
+            case 'credit': {
+              const res = await t.http().post(`/api/admin/wallets/${player.accountId}/credits`).set('Cookie', admin).send({ coins: s.coins, reason: 'property', idempotencyKey: idempotencyKey('pcredit') });
+              expect(res.status).toBe(201);
+              return;
+            }
+            case 'unfreeze': {
+              const res = await t.http().post(`/api/admin/wallets/${player.accountId}/unfreeze`).set('Cookie', admin);
+              expect(res.status).toBe(200);
+              return;
+            }
+          }
+        };
+
+        for (const batch of batches) await Promise.all(batch.map(run));
+
+        const report = await checkInvariants(t.db);
+        expect(report.violations).toEqual([]);
+        const { rows: negative } = await t.db.query('SELECT id FROM wallets WHERE balance < 0');
+        expect(negative).toEqual([]);
+
+        const listed = (await t.http().get('/api/me/purchases').set('Cookie', player.cookie).expect(200)).body.purchases as { purchaseId: string; status: string; coins: number; unrecoveredCoins: number }[];
+        expect(listed).toHaveLength(purchases.length);
+        for (const p of listed) {
+          const events = delivered.get(p.purchaseId) ?? new Set<string>();
+          // Where the delivered events put it, in life order, whatever their arrival order.
+          let expected = 'pending';
+          if (events.has('paid')) {
+            expected = events.has('dispute') ? 'disputed' : events.has('refund') ? 'refunded' : 'paid';
+          } else if (events.has('fail')) {
+            expected = 'failed';
+          }
+          expect({ purchaseId: p.purchaseId, status: p.status }).toEqual({ purchaseId: p.purchaseId, status: expected });
+          if (p.status !== 'refunded' && p.status !== 'disputed') expect(p.unrecoveredCoins).toBe(0);
+        }
+      }),
+      { numRuns: 25 },
+    );
+  });
+});
