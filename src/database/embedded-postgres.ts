@@ -84,6 +84,20 @@ function urlOf(user: string, password: string, port: number, database: string): 
 }
 
 /**
+ * The application role's URL of the embedded PostgreSQL that a running service started under
+ * `databaseDir` (the port from its postmaster.pid, chosen at each start; the password from the
+ * credentials file); undefined when none is running there. For tools run beside the service.
+ */
+export async function runningEmbeddedUrl(databaseDir: string): Promise<string | undefined> {
+  const pidFile = resolve(databaseDir, 'postmaster.pid');
+  if (!existsSync(pidFile) || !existsSync(credentialsFile(databaseDir))) return undefined;
+  const port = Number((await readFile(pidFile, 'utf8')).split('\n')[3]);
+  if (!Number.isInteger(port) || port <= 0) return undefined;
+  const { appPassword } = await credentials(databaseDir);
+  return urlOf(APP_ROLE, appPassword, port, 'arcade');
+}
+
+/**
  * A superuser connection with the directory's password. A directory created before issue 14 still
  * has the old fixed password: connect with it once and replace it (the new one was written to the
  * credentials file first, so a crash in between is repaired by the next start the same way).
