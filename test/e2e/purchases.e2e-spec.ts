@@ -468,6 +468,10 @@ describe('buying coins (sandbox)', () => {
       expect((await buy(t, player, 'no-such-pack').expect(400)).body.error).toBe('INVALID_REQUEST');
       const repeat = await buy(t, player, 'pack-10', earlierPurchaseKey).expect(200);
       expect(repeat.body.status).toBe('pending');
+      // Its payment still lands: the money did arrive.
+      const before = await balanceOf(t, player);
+      await deliver(t, 'payment.succeeded', repeat.body.purchaseId).expect(200);
+      expect(await balanceOf(t, player)).toBe(before + 10);
     });
 
     it('leaves play sessions, scores and admin credits alone', async () => {
