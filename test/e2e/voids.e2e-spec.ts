@@ -6,7 +6,7 @@
 import { checkInvariants } from '../../src/ops/invariants';
 import type { TestApp } from '../support/app';
 import { adminCookie, createApiKey, createDeveloper, createWorldApp, Developer, publishGame, signUpVerifiedPlayer, SignedUpUser } from '../support/factories';
-import { fundPlayer, getBoard, idempotencyKey, insertCoin, postInitials, postScore, startSession } from '../support/play';
+import { fundPlayer, getBoard, idempotencyKey, insertCoin, postInitials, postScore, postTrustedScore, startSession } from '../support/play';
 import { balanceOf } from '../support/payments';
 
 type Player = SignedUpUser & { playerId: string };
@@ -115,6 +115,22 @@ describe('POST /api/admin/insertions/{insertionId}/void', () => {
     expect(new Set(answers.map((r) => r.body.entryId)).size).toBe(1);
     expect(await balanceOf(t, player)).toBe(4);
     expect((await t.db.query("SELECT count(*)::int AS n FROM ledger_entries l JOIN wallets w ON w.id = l.wallet_id WHERE w.player_id = $1 AND l.kind = 'void'", [player.playerId])).rows[0].n).toBe(1);
+  });
+
+  it('takes no score on a voided insertion: 409 COIN_REQUIRED for the player and the developer\'s backend', async () => {
+    const player = await signUpVerifiedPlayer(t);
+    await fundPlayer(t, player, 4);
+    const { sessionId } = await startSession(t, player, game.slug);
+    const insertionId = await insertCoin(t, player, sessionId);
+    await voidIt(insertionId).expect(200);
+    const own = await postScore(t, player, sessionId, 5).expect(409);
+    expect(own.body.error).toBe('COIN_REQUIRED');
+    const trusted = await postTrustedScore(t, liveKey, insertionId, 5).expect(409);
+    expect(trusted.body.error).toBe('COIN_REQUIRED');
+    expect((await t.db.query('SELECT count(*)::int AS n FROM scores WHERE insertion_id = $1', [insertionId])).rows[0].n).toBe(0);
+    await new Promise((r) => setTimeout(r, 550));
+    await insertCoin(t, player, sessionId);
+    await postScore(t, player, sessionId, 5).expect(200);
   });
 
   it('returns the coins to a frozen wallet too', async () => {

@@ -104,9 +104,11 @@ export class PlaySessionRepository {
     );
   }
 
-  latestInsertion(playSessionId: string): Promise<{ id: string; coins: number; createdAt: Date } | undefined> {
+  /** `voided`: an admin returned its coins (CONTRACT §19). */
+  latestInsertion(playSessionId: string): Promise<{ id: string; coins: number; createdAt: Date; voided: boolean } | undefined> {
     return this.uow.one(
-      `SELECT id, coins, created_at AS "createdAt" FROM insertions WHERE play_session_id = $1 ORDER BY created_at DESC, id DESC LIMIT 1`,
+      `SELECT i.id, i.coins, i.created_at AS "createdAt", EXISTS (SELECT 1 FROM insertion_voids v WHERE v.insertion_id = i.id) AS voided
+         FROM insertions i WHERE i.play_session_id = $1 ORDER BY i.created_at DESC, i.id DESC LIMIT 1`,
       [playSessionId],
     );
   }

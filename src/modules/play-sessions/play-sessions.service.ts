@@ -145,7 +145,7 @@ export class PlaySessionsService {
   }
 
   /** The latest paid insertion of a session (a player score binds to it, CONTRACT §9). */
-  latestInsertion(sessionId: string): Promise<{ id: string; coins: number; createdAt: Date } | undefined> {
+  latestInsertion(sessionId: string): Promise<{ id: string; coins: number; createdAt: Date; voided: boolean } | undefined> {
     return this.sessions.latestInsertion(sessionId);
   }
 

@@ -1,8 +1,15 @@
 import { AppError } from '../../errors/app-error';
 
 export class CoinRequiredError extends AppError {
+  constructor(message = 'Insert a coin before submitting a score: this play session has no paid insertion.') {
+    super('COIN_REQUIRED', message);
+  }
+}
+
+/** CONTRACT §19: an admin voided the insertion, its coins went back to the player; it takes no score. */
+export class InsertionVoidedError extends CoinRequiredError {
   constructor() {
-    super('COIN_REQUIRED', 'Insert a coin before submitting a score: this play session has no paid insertion.');
+    super('This insertion was voided (its coins were returned): insert another coin to post a score.');
   }
 }
 

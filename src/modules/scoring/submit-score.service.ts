@@ -9,7 +9,7 @@ import { PlaySessionRecord, PlaySessionsService } from '../play-sessions/play-se
 import { LimitHit, RateLimiter } from '../rate-limits/rate-limiter.service';
 import { initialsOutcome } from './leaderboard.rules';
 import { LeaderboardService } from './leaderboard.service';
-import { CoinRequiredError, InsertionAlreadyScoredError, ScoreOutOfRangeError } from './scoring.errors';
+import { CoinRequiredError, InsertionAlreadyScoredError, InsertionVoidedError, ScoreOutOfRangeError } from './scoring.errors';
 import { ScoreSource, ScoringRepository } from './scoring.repository';
 
 /** The score submission result of spec §2.5: all eight fields, always. */
@@ -83,6 +83,7 @@ export class SubmitScoreService {
         if (session.testMode) return new UnkeptAnswer(await this.testModeResult(session, input.score, limitsOf(session)));
         const insertion = await this.playSessions.latestInsertion(session.id);
         if (!insertion) throw new CoinRequiredError();
+        if (insertion.voided) throw new InsertionVoidedError();
         const body = await this.save(
           {
             gameId: session.gameId,
@@ -117,6 +118,7 @@ export class SubmitScoreService {
         // Test-mode ids (test_...) are never stored: they are not found like unknown and foreign ids.
         const insertion = await this.playSessions.insertionOfDeveloper(apiKey.developerId, insertionId);
         if (!insertion) throw new NotFoundError('No such insertion for your games.');
+        if (insertion.voidedAt) throw new InsertionVoidedError();
         return this.save(
           {
             gameId: insertion.gameId,

@@ -184,12 +184,13 @@ export class WalletRepository {
    * A paid insertion with its player's wallet, locked against a concurrent void, and its void when
    * it has one. The lock is a statement of its own: a void that waited for another reads the
    * voids after that one committed (a join in the locking statement would still see its old
-   * snapshot). Undefined for unknown ids.
+   * snapshot). FOR UPDATE also waits for a score being saved on it (its foreign key holds a key
+   * share), so the score removal below sees that score. Undefined for unknown ids.
    */
   async lockInsertionForVoid(insertionId: string): Promise<VoidableInsertion | undefined> {
     this.uow.requireTransaction();
     if (!isUuid(insertionId)) return undefined;
-    const locked = await this.uow.one('SELECT id FROM insertions WHERE id = $1 FOR NO KEY UPDATE', [insertionId]);
+    const locked = await this.uow.one('SELECT id FROM insertions WHERE id = $1 FOR UPDATE', [insertionId]);
     if (!locked) return undefined;
     const row = await this.uow.one<{
       id: string; wallet_id: string; coins: number; player_id: string; game_id: string; developer_id: string;
