@@ -209,6 +209,7 @@ describe('fuzzing every operation of /openapi.json', () => {
      */
     const heal = async () => {
       const [s0] = w.studios;
+      await t.http().post(`/api/admin/wallets/${w.players[0].user.accountId}/unfreeze`).set('Cookie', w.admin.cookie);
       await t.http().post(`/api/admin/games/${s0.game.gameId}/unsuspend`).set('Cookie', w.admin.cookie);
       await t.http().post(`/api/admin/versions/${s0.game.versionId}/approve`).set('Cookie', w.admin.cookie);
       await t.http().post(`/api/portal/games/${s0.game.gameId}/publish`).set('Cookie', s0.dev.cookie).send({ versionId: s0.game.versionId });

@@ -177,9 +177,10 @@ describe('OWASP API Security Top 10 (2023)', () => {
   describe('API3 broken object property level authorisation', () => {
     it('refuses extra properties on every endpoint that takes a body', async () => {
       const doc: OpenApiDoc = (await t.http().get('/openapi.json').expect(200)).body;
-      const withBody = Object.entries(doc.paths).flatMap(([path, methods]) =>
-        Object.entries(methods).filter(([, op]) => op.requestBody).map(([method]) => ({ path, method })),
-      );
+      // Payment webhooks take the provider's own events, authenticated by their signature (purchases.e2e-spec.ts).
+      const withBody = Object.entries(doc.paths)
+        .filter(([path]) => !path.startsWith('/webhooks/'))
+        .flatMap(([path, methods]) => Object.entries(methods).filter(([, op]) => op.requestBody).map(([method]) => ({ path, method })));
       expect(withBody.length).toBeGreaterThan(15);
       const idFor = (path: string, name: string): string =>
         ({ gameId: w.studios[0].game.gameId, versionId: w.studios[0].game.versionId, key: w.studios[0].achievementKey, userId: w.players[0].user.accountId, insertionId: w.players[0].insertionId })[name] ??
