@@ -3,6 +3,8 @@
  * runs a game (`/play/{slug}`). The catalogue and game pages read the public API in the browser;
  * the host page alone carries the game's entry URL (CONTRACT §16.25).
  */
+import { BuyCoins } from '../modules/payments/buy-coins';
+import type { CoinPack } from '../modules/payments/coin-packs';
 import { Layout, Viewer } from './layout/layout';
 
 export function CataloguePage(props: { viewer: Viewer | null }) {
@@ -89,7 +91,7 @@ export interface HostedGame {
   versionId: string | null;
 }
 
-export function HostPage(props: { viewer: Viewer; game: HostedGame }) {
+export function HostPage(props: { viewer: Viewer; game: HostedGame; packs: CoinPack[] }) {
   const { game } = props;
   return (
     <Layout title={game.title} viewer={props.viewer} page="host" section="games" scripts={['host']} mainClass="host">
@@ -119,6 +121,8 @@ export function HostPage(props: { viewer: Viewer; game: HostedGame }) {
           </a>
         </div>
         <p class="message" data-testid="message" role="status" aria-live="polite"></p>
+        {/* Shown by the host script when the balance does not cover a credit; comes back here after paying. */}
+        <BuyCoins id="buy-coins" packs={props.packs} returnTo={`/play/${game.slug}`} hidden />
         <button type="button" class="button primary" id="restart" hidden>
           Start a new session
         </button>

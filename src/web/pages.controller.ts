@@ -1,9 +1,11 @@
-import { Controller, Get, Param, Query, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Query, Res } from '@nestjs/common';
 import { ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { h } from 'preact';
 import { hostCsp } from '../http/html-page';
 import { GamesService } from '../modules/developer-portal/games.service';
+import { CONFIG, Config } from '../config';
+import { CoinPack, coinPacksOf } from '../modules/payments/coin-packs';
 import { CataloguePage, GamePage, HostPage } from './arcade-pages';
 import { sendPage, Viewer } from './layout/layout';
 import { CurrentViewer, OptionalViewer, Page, PageNotFound } from './layout/page-auth';
@@ -24,7 +26,14 @@ function frameSource(entryUrl: string): string {
 @ApiTags('pages')
 @Controller()
 export class PagesController {
-  constructor(private readonly games: GamesService) {}
+  private readonly packs: CoinPack[];
+
+  constructor(
+    private readonly games: GamesService,
+    @Inject(CONFIG) config: Config,
+  ) {
+    this.packs = coinPacksOf(config.coinPacks);
+  }
 
   @Get()
   @Page('anyone', { summary: 'The catalogue page (HTML)', description: 'Published games, read by the page from GET /api/games.' })
@@ -86,7 +95,7 @@ export class PagesController {
     if (!version) throw new PageNotFound();
     sendPage(
       res,
-      h(HostPage, { viewer, game: { slug: game.slug, title: game.title, entryUrl: version.entryUrl, preview, versionId: preview && namedVersion ? version.id : null } }),
+      h(HostPage, { viewer, game: { slug: game.slug, title: game.title, entryUrl: version.entryUrl, preview, versionId: preview && namedVersion ? version.id : null }, packs: this.packs }),
       { csp: hostCsp(frameSource(version.entryUrl)) },
     );
   }

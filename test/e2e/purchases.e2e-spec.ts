@@ -573,15 +573,26 @@ describe('buying coins (sandbox)', () => {
       expect(page.text).toContain('$25');
       expect(page.text).toMatch(/<label for="card-number">Card number<\/label>/);
       expect(page.text).toMatch(/<button type="submit"[^>]*>Pay<\/button>/);
-      expect(page.text).toContain('href="/play/some-game">Continue</a>');
-      const offsite = await t.http().get(`/checkout/${purchaseId}?return=//evil.example`).set('Cookie', player.cookie).expect(200);
-      expect(offsite.text).toContain('href="/me">Continue</a>');
+      expect(page.text).toContain(`action="/api/sandbox/purchases/${purchaseId}/pay"`);
+      expect(page.text).not.toContain('Payment received');
+
+      await t.http().post(`/api/sandbox/purchases/${purchaseId}/pay`).set('Cookie', player.cookie).send({ cardNumber: '4000 0000 0000 0002' }).expect(200);
+      const declined = await t.http().get(`/checkout/${purchaseId}?return=/play/some-game`).set('Cookie', player.cookie).expect(200);
+      expect(declined.text).toContain('Payment declined');
+      expect(declined.text).toMatch(/href="\/play\/some-game">Continue<\/a>/);
+      await t.http().post(`/api/sandbox/purchases/${purchaseId}/pay`).set('Cookie', player.cookie).send({ cardNumber: '4242 4242 4242 4242' }).expect(200);
+      const paid = await t.http().get(`/checkout/${purchaseId}?return=//evil.example`).set('Cookie', player.cookie).expect(200);
+      expect(paid.text).toContain('Payment received');
+      expect(paid.text).toMatch(/href="\/me">Continue<\/a>/);
+      expect(paid.text).not.toContain('Card number');
+
       for (const cookie of [(await signUpVerifiedPlayer(t)).cookie, await adminCookie(t)]) {
         const res = await t.http().get(`/checkout/${purchaseId}`).set('Cookie', cookie).expect(404);
-        expect(res.text).toContain('<h1>Not found</h1>');
+        expect(res.text).toContain('Not found</h1>');
         expect(res.text).not.toContain('100 coins');
       }
       await t.http().get('/checkout/00000000-0000-4000-8000-000000000000').set('Cookie', player.cookie).expect(404);
+      await t.http().get(`/checkout/${'x'.repeat(65)}`).set('Cookie', player.cookie).expect(404);
     });
   });
 });

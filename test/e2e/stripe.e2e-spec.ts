@@ -224,6 +224,7 @@ describe('buying coins through Stripe', () => {
     const page = await t.http().get(`/checkout/${purchaseId}`).set('Cookie', player.cookie).expect(200);
     expect(page.text).not.toContain('Card number');
     expect(page.text).toContain('Waiting for the payment provider');
+    expect(page.text).toMatch(/href="\/me">Continue<\/a>/);
   });
 });
 

@@ -1,29 +1,16 @@
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
+import { h } from 'preact';
 import { CONFIG, Config } from '../../config';
 import { ApiErrors } from '../../http/error-responses';
-import { sendNoncePage, standalonePageStart } from '../../http/html-page';
-import { Public } from '../../http/public.decorator';
-import { AccountContext, CurrentAccount, OptionalAccount, SignedIn } from '../identity/auth.decorators';
-import { checkoutPage, returnPath } from './checkout-page';
+import { sendPage, Viewer } from '../../web/layout/layout';
+import { CurrentViewer, Page, PageNotFound, safeNext } from '../../web/layout/page-auth';
+import { AccountContext, CurrentAccount, SignedIn } from '../identity/auth.decorators';
+import { CheckoutPage } from './checkout-page';
 import { PurchaseDto, PurchaseIdParamsDto, SandboxPayDto } from './payments.dto';
 import { purchaseView, PurchasesService, PurchaseView } from './purchases.service';
 import { SandboxCheckoutService } from './sandbox-checkout.service';
-
-function notFoundPage(res: Response): void {
-  sendNoncePage(
-    res,
-    () => `${standalonePageStart('Not found — Arcade', 'data-page="not-found"')}<main id="main" class="wrap">
-  <h1>Not found</h1>
-  <p>There is nothing here.</p>
-</main>
-</body>
-</html>
-`,
-    404,
-  );
-}
 
 @ApiTags('payments')
 @Controller()
@@ -35,24 +22,21 @@ export class CheckoutController {
   ) {}
 
   @Get('checkout/:purchaseId')
-  @Public()
-  @ApiOperation({
+  @Page('signed-in', {
     summary: 'The checkout page (HTML)',
     description:
       'The pack and its price; with the sandbox provider a "Card number" field and "Pay", then "Payment received" or "Payment declined" and "Continue" to `return`. ' +
-      'Signed out: redirect to sign in. Someone else\'s purchase (admins included) or an unknown one: the 404 page.',
+      'Someone else\'s purchase (admins included) or an unknown one: the 404 page.',
   })
-  @ApiProduces('text/html')
   @ApiParam({ name: 'purchaseId', description: 'A purchase id', schema: { type: 'string', maxLength: 64 } })
   @ApiQuery({ name: 'return', required: false, description: 'Where "Continue" leads: a path on this origin (else /me)', example: '/me' })
-  @ApiOkResponse({ description: 'The HTML page', content: { 'text/html': { schema: { type: 'string' } } } })
-  @ApiResponse({ status: 302, description: 'Not signed in: redirect to /auth/login?next=…', headers: { Location: { schema: { type: 'string' } } } })
-  @ApiNotFoundResponse({ description: 'The 404 page', content: { 'text/html': { schema: { type: 'string' } } } })
-  async page(@OptionalAccount() account: AccountContext | undefined, @Param('purchaseId') purchaseId: string, @Query('return') back: unknown, @Req() req: Request, @Res() res: Response): Promise<void> {
-    if (!account) return res.redirect(302, `/auth/login?next=${encodeURIComponent(req.originalUrl)}`);
-    const purchase = await this.purchases.ownPurchase(account.accountId, purchaseId);
-    if (!purchase) return notFoundPage(res);
-    sendNoncePage(res, (nonce) => checkoutPage({ purchase: purchaseView(purchase), provider: this.config.payments.provider, back: returnPath(back), nonce }));
+  async page(@CurrentViewer() viewer: Viewer, @Param('purchaseId') purchaseId: string, @Query('return') back: unknown, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const purchase = purchaseId.length <= 64 ? await this.purchases.ownPurchase(viewer.accountId, purchaseId) : undefined;
+    if (!purchase) throw new PageNotFound();
+    sendPage(
+      res,
+      h(CheckoutPage, { viewer, purchase: purchaseView(purchase), provider: this.config.payments.provider, back: safeNext(back), path: req.originalUrl }),
+    );
   }
 
   @Post('api/sandbox/purchases/:purchaseId/pay')

@@ -91,6 +91,7 @@ export function startHost(doc: Document, win: Window): void {
   const initialsInput = byTestId<HTMLInputElement>(doc, 'initials-input');
   const initialsScore = doc.getElementById('initials-score')!;
   const restart = doc.getElementById('restart') as HTMLButtonElement;
+  const buyCoins = doc.getElementById('buy-coins');
 
   let session: PlaySession | undefined;
   let frame: HTMLIFrameElement | undefined;
@@ -108,6 +109,8 @@ export function startHost(doc: Document, win: Window): void {
   function showBalance(balance: number): void {
     balanceEl.textContent = `${balance} ${balance === 1 ? 'coin' : 'coins'}`;
     balanceEl.dataset.balance = String(balance);
+    // "Buy coins" while the balance does not cover a credit of a paid session (CONTRACT §17.1).
+    if (buyCoins) buyCoins.hidden = !session || session.testMode || balance >= session.coinsPerCredit;
   }
 
   function expired(): void {
@@ -125,6 +128,7 @@ export function startHost(doc: Document, win: Window): void {
     if (answer.status === 401) signedOut();
     else if (answer.status === 410) expired();
     else if (code === 'EMAIL_NOT_VERIFIED') say('Verify your e-mail address to play: check your inbox for the link.', 'error');
+    else if (code === 'WALLET_FROZEN') say('Your wallet is frozen after a payment dispute: coins cannot be spent until support unfreezes it.', 'error');
     else if (answer.status === 0 || answer.status >= 500) say('The arcade could not be reached. Try again in a moment.', 'error');
   }
 

@@ -6,6 +6,7 @@
 import { iconNode, SECRET_ICON } from '../icons';
 import { iconSvg } from './dom-icons';
 import { showStoredFlash, startApiForms } from './api-forms';
+import { startBuyCoins } from './buy-coins';
 import { startControls } from './controls';
 
 
@@ -123,6 +124,7 @@ async function renderGame(doc: Document): Promise<void> {
 export function startPages(doc: Document, win: Window): void {
   startApiForms(doc, win);
   startControls(doc, win);
+  startBuyCoins(doc, win);
   showStoredFlash(doc, win);
   const page = doc.body.dataset.page;
   if (page === 'catalogue') void renderCatalogue(doc);

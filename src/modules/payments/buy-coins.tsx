@@ -1,0 +1,29 @@
+/**
+ * "Buy coins" (CONTRACT §17.1, §19): a button that shows one button per pack ("Buy 10 coins",
+ * ...); each creates a purchase (POST /api/me/purchases) and opens its checkoutUrl with `?return=`
+ * this page (the page script, src/web/pages/buy-coins.ts).
+ */
+import { millsToUsd } from '../wallet/money';
+import { CoinPack, displayUsd } from './coin-packs';
+
+export function BuyCoins(props: { id: string; packs: CoinPack[]; returnTo: string; hidden?: boolean }) {
+  const list = `${props.id}-packs`;
+  return (
+    <div id={props.id} class="buy-coins" data-buy-coins="" data-return={props.returnTo} hidden={props.hidden}>
+      <button type="button" class="button secondary" aria-expanded="false" aria-controls={list} data-buy-toggle="">
+        Buy coins
+      </button>
+      <ul id={list} class="packs" hidden>
+        {props.packs.map((pack) => (
+          <li>
+            <button type="button" class="button primary" data-pack={pack.packId} aria-describedby={`${list}-${pack.packId}-price`}>
+              {`Buy ${pack.coins} coins`}
+            </button>{' '}
+            <span id={`${list}-${pack.packId}-price`} class="price">{displayUsd(millsToUsd(pack.priceMills))}</span>
+          </li>
+        ))}
+      </ul>
+      <p class="form-error" role="alert" data-buy-error=""></p>
+    </div>
+  );
+}
