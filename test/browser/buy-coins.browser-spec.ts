@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import type { FrameLocator, Page } from 'playwright-core';
 import { DEMO } from '../../src/web/demo-seed.service';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, signUpVerifiedPlayer } from '../support/factories';
@@ -29,6 +30,17 @@ describe('buying coins in a real browser', () => {
     return rows;
   }
 
+  /** CONTRACT §17.1: no serious or critical axe violation at 1280×800 and 360×740, nothing scrolls sideways at 360 px. */
+  async function expectAccessible(page: Page): Promise<void> {
+    for (const viewport of [{ width: 1280, height: 800 }, { width: 360, height: 740 }]) {
+      await page.setViewportSize(viewport);
+      const { violations } = await new AxeBuilder({ page: page as never }).analyze();
+      expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+      if (viewport.width === 360) expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    }
+    await page.setViewportSize({ width: 1100, height: 900 });
+  }
+
   async function openGame(page: Page): Promise<FrameLocator> {
     await page.goto('/play/coin-clicker');
     const game = page.frameLocator('[data-testid="game-frame"]');
@@ -53,12 +65,14 @@ describe('buying coins in a real browser', () => {
     const packs = await page.getByRole('button', { name: /^Buy \d+ coins$/ }).allTextContents();
     expect(packs).toEqual(['Buy 10 coins', 'Buy 40 coins', 'Buy 100 coins']);
     await screenshot(page, 'buy-01-packs');
+    await expectAccessible(page);
     await page.getByRole('button', { name: 'Buy 10 coins' }).click();
 
     // The checkout page, coming back to the game.
     await page.waitForURL(/\/checkout\/[0-9a-f-]{36}\?return=%2Fplay%2Fcoin-clicker$/);
     await page.getByRole('heading', { name: '10 coins' }).waitFor();
     expect(await page.getByTestId('price').textContent()).toBe('$2.50');
+    await expectAccessible(page);
     const card = page.getByRole('textbox', { name: 'Card number' });
 
     // Any other card is refused on the page: its message, what was typed kept, nothing changed.
@@ -72,6 +86,7 @@ describe('buying coins in a real browser', () => {
     await page.getByRole('button', { name: 'Pay' }).click();
     await page.getByRole('heading', { name: 'Payment declined' }).waitFor();
     await screenshot(page, 'buy-02-declined');
+    await expectAccessible(page);
     expect(await ledgerOf(buyer.email)).toEqual([]);
     const listed = await context.request.get('/api/me/purchases');
     expect((await listed.json()).purchases.map((p: { status: string }) => p.status)).toEqual(['failed']);
