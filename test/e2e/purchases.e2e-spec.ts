@@ -356,7 +356,7 @@ describe('buying coins (sandbox)', () => {
       const game = await publishGame(t, dev, { coinsPerCredit: 5 });
       const { sessionId } = await startSession(t, player, game.slug);
       await insertCoin(t, player, sessionId);
-      await new Promise((r) => setTimeout(r, 550));
+      t.clock.advance(550);
       await insertCoin(t, player, sessionId);
       expect(await balanceOf(t, player)).toBe(0);
       await deliver(t, 'payment.refunded', third).expect(200);
@@ -450,7 +450,7 @@ describe('buying coins (sandbox)', () => {
       const disputed = await paidPurchase(t, player);
       await deliver(t, 'payment.disputed', disputed).expect(200);
       expect(await frozenAt(player)).not.toBeNull();
-      await new Promise((r) => setTimeout(r, 550)); // past insert-coin's 1 per 500 ms
+      t.clock.advance(550); // past insert-coin's 1 per 500 ms
     });
 
     it('refuses new insert-coins with 403 WALLET_FROZEN and debits nothing; a replay still answers as before', async () => {
@@ -490,7 +490,7 @@ describe('buying coins (sandbox)', () => {
       await t.http().post(`/api/admin/wallets/${player.accountId}/unfreeze`).set('Cookie', admin).expect(200);
       const { rows } = await t.db.query("SELECT action FROM audit_log WHERE target_id = $1 AND action LIKE 'wallet.%freeze' ORDER BY id", [player.accountId]);
       expect(rows).toEqual([{ action: 'wallet.unfreeze' }]);
-      await new Promise((r) => setTimeout(r, 550)); // the refused attempt counted toward 1 per 500 ms
+      t.clock.advance(550); // the refused attempt counted toward 1 per 500 ms
       await t.http().post(`/api/play/sessions/${sessionId}/insert-coin`).set('Cookie', player.cookie).send({ idempotencyKey: idempotencyKey('thawed') }).expect(200);
       await buy(t, player, 'pack-10').expect(201);
     });

@@ -21,7 +21,7 @@ describe('npm run payments:sandbox-event', () => {
   beforeAll(async () => {
     const databaseUrl = await createTestDatabase();
     service = await startService({ DATABASE_URL: databaseUrl, ADMIN_EMAIL, ADMIN_PASSWORD });
-    t = { http: () => request(service.url), db: testPool(databaseUrl), databaseUrl, app: undefined as never, close: async () => undefined };
+    t = { http: () => request(service.url), db: testPool(databaseUrl), databaseUrl, app: undefined as never, clock: undefined as never, close: async () => undefined };
   }, 60_000);
   afterAll(async () => {
     await service?.stop();

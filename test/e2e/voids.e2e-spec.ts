@@ -128,7 +128,7 @@ describe('POST /api/admin/insertions/{insertionId}/void', () => {
     const trusted = await postTrustedScore(t, liveKey, insertionId, 5).expect(409);
     expect(trusted.body.error).toBe('COIN_REQUIRED');
     expect((await t.db.query('SELECT count(*)::int AS n FROM scores WHERE insertion_id = $1', [insertionId])).rows[0].n).toBe(0);
-    await new Promise((r) => setTimeout(r, 550));
+    t.clock.advance(550);
     await insertCoin(t, player, sessionId);
     await postScore(t, player, sessionId, 5).expect(200);
   });

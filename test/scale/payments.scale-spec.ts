@@ -31,7 +31,7 @@ describe('payment webhooks across three instances', () => {
     const env = { DATABASE_URL: databaseUrl, ADMIN_EMAIL, ADMIN_PASSWORD, ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}) };
     services = await Promise.all([startService(env), startService(env), startService(env)]);
     let next = 0;
-    t = { http: () => request(services[next++ % 3]!.url), db: testPool(databaseUrl), databaseUrl, app: undefined as never, close: async () => undefined };
+    t = { http: () => request(services[next++ % 3]!.url), db: testPool(databaseUrl), databaseUrl, app: undefined as never, clock: undefined as never, close: async () => undefined };
   }, 120_000);
 
   afterAll(async () => {
