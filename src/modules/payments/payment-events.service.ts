@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { WalletService } from '../wallet/wallet.service';
 import { PaymentEventOutcome, PaymentEventRepository } from './payment-event.repository';
@@ -20,6 +20,8 @@ import { PurchaseRecord, PurchaseRepository } from './purchase.repository';
  */
 @Injectable()
 export class PaymentEventsService {
+  private readonly logger = new Logger('Payments');
+
   constructor(
     private readonly uow: UnitOfWork,
     @Inject(PAYMENT_PROVIDER) private readonly provider: PaymentProvider,
@@ -32,18 +34,27 @@ export class PaymentEventsService {
   async receive(providerName: string, rawBody: Buffer, headers: IncomingHttpHeaders): Promise<{ received: true }> {
     if (providerName !== this.provider.name) throw new UnknownPaymentProviderError();
     const event = this.provider.verifyEvent(rawBody, headers);
-    await this.uow.run(() => this.apply(event));
+    const result = await this.uow.run(() => this.apply(event));
+    // After the commit: what happened to the money (never the body or a signature).
+    this.logger.log(
+      { provider: this.provider.name, eventId: event.id, type: event.type, ...result },
+      result.outcome === 'duplicate' ? 'Payment event already applied' : `Payment event ${result.outcome}`,
+    );
     return { received: true };
   }
 
-  private async apply(event: PaymentEvent): Promise<void> {
+  private async apply(event: PaymentEvent): Promise<{ outcome: PaymentEventOutcome | 'duplicate'; purchaseId: string | null }> {
     const provider = this.provider.name;
-    if (!(await this.events.claim(provider, event))) return;
+    if (!(await this.events.claim(provider, event))) return { outcome: 'duplicate', purchaseId: null };
     if (event.paymentRef) await this.events.lockPaymentRef(provider, event.paymentRef);
     const purchase = await this.purchases.lockForEvent(provider, event);
-    if (!purchase) return this.events.settle(provider, event.id, 'unknown_purchase', null);
+    if (!purchase) {
+      await this.events.settle(provider, event.id, 'unknown_purchase', null);
+      return { outcome: 'unknown_purchase', purchaseId: null };
+    }
     const outcome = await this.move(purchase, event);
     await this.events.settle(provider, event.id, outcome, purchase.id);
+    return { outcome, purchaseId: purchase.id };
   }
 
   private async move(purchase: PurchaseRecord, event: PaymentEvent): Promise<PaymentEventOutcome> {
