@@ -7,9 +7,17 @@ import { checkInvariants } from '../../src/ops/invariants';
 import type { TestApp } from '../support/app';
 import { adminCookie, createApiKey, createDeveloper, createWorldApp, Developer, publishGame, signUpVerifiedPlayer, SignedUpUser } from '../support/factories';
 import { fundPlayer, getBoard, idempotencyKey, insertCoin, postInitials, postScore, postTrustedScore, startSession } from '../support/play';
+import { WalletService } from '../../src/modules/wallet/wallet.service';
 import { balanceOf } from '../support/payments';
 
 type Player = SignedUpUser & { playerId: string };
+
+/** A money string as exact thousandths of a dollar (CONTRACT §16.33: never compared as floats). */
+function mills(usd: string): bigint {
+  const [whole, fraction = ''] = usd.replace('-', '').split('.');
+  const value = BigInt(whole!) * 1000n + BigInt(fraction.padEnd(3, '0'));
+  return usd.startsWith('-') ? -value : value;
+}
 
 describe('POST /api/admin/insertions/{insertionId}/void', () => {
   let t: TestApp;
@@ -86,6 +94,27 @@ describe('POST /api/admin/insertions/{insertionId}/void', () => {
         request_id: res.headers['x-request-id'],
       },
     ]);
+  });
+
+  it('subtracts a void from the daily earnings on the day of the void, and from this month\'s', async () => {
+    const wallets = t.app.nest.get(WalletService);
+    const player = await signUpVerifiedPlayer(t);
+    await fundPlayer(t, player, 4);
+    const { sessionId } = await startSession(t, player, game.slug);
+    const insertionId = await insertCoin(t, player, sessionId);
+    const today = async () => (await wallets.dailyEarnings(dev.developerId, 3, game.gameId)).days;
+    const month = async () => (await wallets.earningsThisMonth(dev.developerId)).find((g) => g.gameId === game.gameId)!;
+    const [daysBefore, monthBefore] = [await today(), await month()];
+    await voidIt(insertionId).expect(200);
+    const [daysAfter, monthAfter] = [await today(), await month()];
+    expect(daysAfter.slice(0, 2)).toEqual(daysBefore.slice(0, 2));
+    expect(daysAfter[2]!.date).toBe(daysBefore[2]!.date);
+    expect(daysAfter[2]!.insertions).toBe(daysBefore[2]!.insertions - 1);
+    expect(daysAfter[2]!.coins).toBe(daysBefore[2]!.coins - 2);
+    expect(mills(daysBefore[2]!.grossUsd) - mills(daysAfter[2]!.grossUsd)).toBe(500n);
+    expect(mills(daysBefore[2]!.earnedUsd) - mills(daysAfter[2]!.earnedUsd)).toBe(350n);
+    expect(monthAfter.insertions).toBe(monthBefore.insertions - 1);
+    expect(monthAfter.coins).toBe(monthBefore.coins - 2);
   });
 
   it('answers a second void, with any key, with the first answer and replayed: true, changing nothing', async () => {
