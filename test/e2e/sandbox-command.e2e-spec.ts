@@ -20,7 +20,7 @@ describe('npm run payments:sandbox-event', () => {
 
   beforeAll(async () => {
     const databaseUrl = await createTestDatabase();
-    service = await startService({ DATABASE_URL: databaseUrl, ADMIN_EMAIL, ADMIN_PASSWORD });
+    service = await startService({ DATABASE_URL: databaseUrl, ADMIN_EMAIL, ADMIN_PASSWORD, RATE_LIMIT_SIGNUP_PER_ADDRESS: '1000000/3600', RATE_LIMIT_MAIL_PER_ADDRESS: '1000000/3600' });
     t = { http: () => request(service.url), db: testPool(databaseUrl), databaseUrl, app: undefined as never, clock: undefined as never, close: async () => undefined };
   }, 60_000);
   afterAll(async () => {
