@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { CONFIG, Config } from '../../config';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { eventObject, parseJson, stringField } from './payment-event.parse';
@@ -34,6 +34,9 @@ export class SandboxPaymentProvider implements PaymentProvider, OnModuleInit {
 
   async onModuleInit(): Promise<void> {
     if (this.config.payments.provider !== 'sandbox') return;
+    if (this.config.nodeEnv === 'production') {
+      new Logger('Payments').warn('PAYMENT_PROVIDER=sandbox in production: coins are sold for the test card 4242 4242 4242 4242, no money is taken');
+    }
     if (this.config.payments.webhookSecret) {
       this.secret = this.config.payments.webhookSecret;
       return;
