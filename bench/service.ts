@@ -55,6 +55,8 @@ export async function startBenchService(env: Record<string, string>, nodeArgs: s
     env: {
       PATH: process.env.PATH ?? '',
       NODE_ENV: 'production',
+      // The bench buys nothing; production would otherwise need the Stripe keys (docs/payments.md).
+      PAYMENT_PROVIDER: 'sandbox',
       SEED_DEMO: 'false',
       LOG_LEVEL: 'warn',
       ...env,

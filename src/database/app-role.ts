@@ -5,7 +5,7 @@
  */
 
 /** Tables the application may only append to and read: the database refuses the rest to everyone (triggers), and to this role by privilege too. */
-export const APPEND_ONLY_TABLES = ['ledger_entries', 'audit_log'];
+export const APPEND_ONLY_TABLES = ['ledger_entries', 'audit_log', 'insertion_voids'];
 
 interface Queryable {
   query(sql: string, parameters?: unknown[]): Promise<unknown>;

@@ -71,6 +71,8 @@ function withCommonAnswers(document: OpenAPIObject): void {
       const responses = operation.responses;
       for (const [status, common] of Object.entries(COMMON_RESPONSES)) {
         if (status === '404' && !path.includes('{')) continue;
+        // Payment webhooks read the provider's raw bytes whatever their media type (docs/payments.md).
+        if (status === '415' && path.startsWith('/webhooks/')) continue;
         responses[status] ??= { description: common.description, content: ERROR_CONTENT, ...('headers' in common ? { headers: common.headers } : {}) };
       }
     }

@@ -212,7 +212,8 @@ describe('verification links in the log', () => {
   it('e-mail verification links were logged in production mode: not any more (outside production they still are)', async () => {
     if (!existsSync(MAIN)) throw new Error('dist/ is missing: npm test builds it first (npm run build)');
     for (const nodeEnv of ['production', 'development']) {
-      const service = await startService({ DATABASE_URL: await createTestDatabase(), NODE_ENV: nodeEnv, LOG_LEVEL: 'info', SEED_DEMO: 'false' });
+      // Production takes payments through Stripe unless told otherwise (docs/payments.md).
+      const service = await startService({ DATABASE_URL: await createTestDatabase(), NODE_ENV: nodeEnv, LOG_LEVEL: 'info', SEED_DEMO: 'false', PAYMENT_PROVIDER: 'sandbox' });
       try {
         const email = uniqueEmail('mail');
         const res = await fetch(`${service.url}/auth/signup`, {
