@@ -60,11 +60,14 @@ describe('loadConfig', () => {
     expect(loadConfig({ NODE_ENV: 'production', PAYMENT_PROVIDER: 'sandbox' }).payments.provider).toBe('sandbox');
   });
 
-  it('never echoes a payment secret', () => {
-    for (const [name, value] of [['PAYMENT_WEBHOOK_SECRET', 'short-secret'], ['STRIPE_SECRET_KEY', 'pk_test_hunter2'], ['STRIPE_WEBHOOK_SECRET', 'hunter2hunter2']]) {
-      expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name}="\\*\\*\\*"`));
-      expect(() => loadConfig({ [name]: value })).not.toThrow(/hunter2|short-secret/);
-    }
+  it('never echoes a payment secret, and refuses the publishable key for the secret one', () => {
+    expect(() => loadConfig({ STRIPE_SECRET_KEY: 'pk_test_hunter2' })).toThrow(/STRIPE_SECRET_KEY="\*\*\*"; STRIPE_SECRET_KEY accepts a Stripe secret key/);
+    expect(() => loadConfig({ STRIPE_SECRET_KEY: 'pk_test_hunter2' })).not.toThrow(/hunter2/);
+    expect(loadConfig({ PAYMENT_WEBHOOK_SECRET: 'short', STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_WEBHOOK_SECRET: 'whsec_x' }).payments).toMatchObject({
+      webhookSecret: 'short',
+      stripeSecretKey: 'sk_test_x',
+      stripeWebhookSecret: 'whsec_x',
+    });
   });
 
   it.each([

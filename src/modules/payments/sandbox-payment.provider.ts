@@ -39,6 +39,7 @@ export class SandboxPaymentProvider implements PaymentProvider, OnModuleInit {
     }
     if (this.config.payments.webhookSecret) {
       this.secret = this.config.payments.webhookSecret;
+      if (this.secret.length < 16) new Logger('Payments').warn('PAYMENT_WEBHOOK_SECRET is shorter than 16 characters: a short key is easier to guess');
       return;
     }
     await this.uow.query('INSERT INTO app_settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING', [SETTING, randomBytes(32).toString('hex')]);

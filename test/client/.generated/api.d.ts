@@ -58,6 +58,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/insertions/{insertionId}/void": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Void an insertion: the coins back to the player
+         * @description Returns the coins (wallet entry of kind `void`), takes the insertion out of the developer's earnings (on the day of the void), removes its score from every board, and developer verification shows `voidedAt`. Voiding a voided insertion, with any key: 200, the first answer with `replayed: true`. The same key for another insertion or reason: 409 IDEMPOTENCY_KEY_CONFLICT.
+         */
+        post: operations["AdminPayments_void"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/users/{userId}/verify-email": {
         parameters: {
             query?: never;
@@ -123,6 +143,46 @@ export interface paths {
          * @description Idempotent per `idempotencyKey` of the calling admin: a retry answers 200 with `replayed: true` and credits nothing; the same key with another body: 409 IDEMPOTENCY_KEY_CONFLICT.
          */
         post: operations["Wallet_credit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/wallets/{userId}/freeze": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Freeze a user's wallet
+         * @description New insert-coins and purchases answer 403 WALLET_FROZEN until it is unfrozen; replays, sessions, scores and admin credits are not affected. Freezing a frozen wallet changes nothing.
+         */
+        post: operations["AdminPayments_freeze"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/wallets/{userId}/unfreeze": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unfreeze a user's wallet
+         * @description Unfreezing a wallet that is not frozen changes nothing.
+         */
+        post: operations["AdminPayments_unfreeze"];
         delete?: never;
         options?: never;
         head?: never;
@@ -220,6 +280,27 @@ export interface paths {
          * @description 201 when created; 200 with the same profile when the account already has one.
          */
         post: operations["Me_linkPlayer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/purchases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's purchases, newest first */
+        get: operations["Purchases_list"];
+        put?: never;
+        /**
+         * Buy a pack: a pending purchase and where to pay for it
+         * @description Idempotent per `idempotencyKey` of the caller: a repeat answers 200 with the purchase as it is now (no second checkout); the same key for another pack (or another endpoint) 409 IDEMPOTENCY_KEY_CONFLICT; concurrent repeats make one purchase. A wallet frozen by a dispute: 403 WALLET_FROZEN (after validation; a repeat of an existing key still answers 200). The coins arrive when the payment provider confirms the payment.
+         */
+        post: operations["Purchases_create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -645,6 +726,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sandbox/purchases/{purchaseId}/pay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pay a purchase with a sandbox test card (sandbox provider only)
+         * @description `4242 4242 4242 4242` pays, `4000 0000 0000 0002` is declined (the purchase fails); the outcome reaches the service as a signed event through `POST /webhooks/payments/sandbox`, like a real provider's. Any other number: 400 and nothing changes. A purchase already paid: answered as it is.
+         */
+        post: operations["Checkout_pay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/shop/packs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The coin packs on sale
+         * @description From `COIN_PACKS`, priced at face value: 1 coin = 0.25 USD.
+         */
+        get: operations["Purchases_packs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/insertions/{insertionId}": {
         parameters: {
             query?: never;
@@ -824,6 +945,26 @@ export interface paths {
          * @description Mails a new verification link to the signed-in account's address (earlier links stay valid until they expire). `sent: false` when the e-mail is verified already (nothing is sent).
          */
         post: operations["Auth_resendVerification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/checkout/{purchaseId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The checkout page (HTML)
+         * @description The pack and its price; with the sandbox provider a "Card number" field and "Pay", then "Payment received" or "Payment declined" and "Continue" to `return`. Someone else's purchase (admins included) or an unknown one: the 404 page.
+         */
+        get: operations["Checkout_page"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1064,6 +1205,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhooks/payments/{provider}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Payment provider events (webhook)
+         * @description Called by the payment provider in use (`PAYMENT_PROVIDER`), never by browsers. The signature is verified over the raw body: `Sandbox-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with PAYMENT_WEBHOOK_SECRET>` (several v1 allowed, hex in either case) for `sandbox`; `Stripe-Signature` for `stripe`, whose events `checkout.session.completed` (pay), `checkout.session.expired` (fail), `charge.refunded` (refund) and `charge.dispute.created` (dispute) are applied. A timestamp more than 5 minutes from now either way is refused. Each event id is applied at most once; events take effect in the purchase's life order. Any media type is read as the provider sent it.
+         */
+        post: operations["PaymentWebhooks_receive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1078,6 +1239,48 @@ export interface components {
             /** @example First Coin */
             name: string;
             secret: boolean;
+        };
+        AdminUserDto: {
+            /**
+             * @description Wallet balance in coins; null when not linked
+             * @example 20
+             */
+            balance: number | null;
+            /**
+             * Format: date-time
+             * @description When the user was banned; null when not banned
+             * @example null
+             */
+            bannedAt: string | null;
+            /** @example Ada */
+            displayName: string;
+            /** @example ada@example.com */
+            email: string;
+            /** @description Whether the e-mail address was verified */
+            emailVerified: boolean;
+            /**
+             * @description Account id
+             * @example 6f1c2b1e-8a57-4f0e-9a43-0c1f3f8d2a11
+             */
+            id: string;
+            /** @description Whether a player profile and wallet are linked */
+            linked: boolean;
+            /**
+             * @description player (linked), developer, admin
+             * @example [
+             *       "player"
+             *     ]
+             */
+            roles: ("player" | "developer" | "admin")[];
+            /**
+             * Format: date-time
+             * @description When a payment dispute or an admin froze the wallet; null when not frozen
+             * @example null
+             */
+            walletFrozenAt: string | null;
+        };
+        AdminUserResponseDto: {
+            user: components["schemas"]["AdminUserDto"];
         };
         ApiKeyDto: {
             /** Format: date-time */
@@ -1204,6 +1407,18 @@ export interface components {
              * @example 3f2b8c1e-5d4a-4f6b-9c7d-8e9f0a1b2c3d
              */
             versionId?: string;
+        };
+        CreatePurchaseDto: {
+            /**
+             * @description Client-generated, unique per intended operation, reused only to retry it (8 to 128 characters)
+             * @example b6f0c1f4-3a8e-4c1e-9e55-0d2f8a1b7c33
+             */
+            idempotencyKey: string;
+            /**
+             * @description A `packId` from GET /api/shop/packs
+             * @example pack-10
+             */
+            packId: string;
         };
         CreateVersionDto: {
             /**
@@ -1375,7 +1590,7 @@ export interface components {
              * @description Machine-readable error code
              * @enum {string}
              */
-            error: "INVALID_REQUEST" | "UNAUTHENTICATED" | "INSUFFICIENT_COINS" | "FORBIDDEN" | "EMAIL_NOT_VERIFIED" | "ACCOUNT_NOT_LINKED" | "LIVE_KEY_REQUIRED" | "NOT_FOUND" | "GAME_UNAVAILABLE" | "SESSION_NOT_FOUND" | "ACHIEVEMENT_NOT_FOUND" | "SCORE_NOT_FOUND" | "EMAIL_TAKEN" | "SLUG_TAKEN" | "VERSION_NOT_APPROVED" | "GAME_SUSPENDED" | "ACHIEVEMENT_LIMIT_REACHED" | "ACHIEVEMENT_KEY_TAKEN" | "ACHIEVEMENT_KEY_LOCKED" | "IDEMPOTENCY_KEY_CONFLICT" | "COIN_REQUIRED" | "INSERTION_ALREADY_SCORED" | "SESSION_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "SCORE_OUT_OF_RANGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+            error: "INVALID_REQUEST" | "INVALID_SIGNATURE" | "UNAUTHENTICATED" | "INSUFFICIENT_COINS" | "FORBIDDEN" | "EMAIL_NOT_VERIFIED" | "ACCOUNT_NOT_LINKED" | "LIVE_KEY_REQUIRED" | "WALLET_FROZEN" | "NOT_FOUND" | "GAME_UNAVAILABLE" | "SESSION_NOT_FOUND" | "ACHIEVEMENT_NOT_FOUND" | "SCORE_NOT_FOUND" | "EMAIL_TAKEN" | "SLUG_TAKEN" | "VERSION_NOT_APPROVED" | "GAME_SUSPENDED" | "ACHIEVEMENT_LIMIT_REACHED" | "ACHIEVEMENT_KEY_TAKEN" | "ACHIEVEMENT_KEY_LOCKED" | "IDEMPOTENCY_KEY_CONFLICT" | "COIN_REQUIRED" | "INSERTION_ALREADY_SCORED" | "SESSION_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "SCORE_OUT_OF_RANGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
             /** @description Human-readable explanation */
             message: string;
             /** @description On RATE_LIMITED */
@@ -1485,6 +1700,12 @@ export interface components {
             createdAt: string;
             /** @example 3f2b8c1e-5d4a-4f6b-9c7d-8e9f0a1b2c3d */
             id: string;
+            /**
+             * Format: date-time
+             * @description When an admin voided the insertion (its coins went back to the player; it no longer counts in earnings); null otherwise
+             * @example null
+             */
+            voidedAt: string | null;
         };
         InsertionVerificationDto: {
             /** @example 2 */
@@ -1501,6 +1722,12 @@ export interface components {
             sessionId: string;
             /** @enum {boolean} */
             valid: true;
+            /**
+             * Format: date-time
+             * @description When an admin voided the insertion (its coins went back to the player; it no longer counts in earnings); null otherwise
+             * @example null
+             */
+            voidedAt: string | null;
         };
         LeaderboardDto: {
             /** @enum {string} */
@@ -1533,12 +1760,12 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
             /**
-             * @description Coins added (positive, credit) or spent (negative, debit)
+             * @description Coins added (positive: credit, purchase, void) or taken (negative: debit, refund)
              * @example -2
              */
             delta: number;
             /**
-             * @description The game of that insertion (debits only)
+             * @description The game of that insertion (debits and voids)
              * @example coin-clicker
              */
             gameSlug: string | null;
@@ -1548,17 +1775,23 @@ export interface components {
              */
             id: string;
             /**
-             * @description The insertion this debit paid for (debits only)
+             * @description The insertion this debit paid for, or this void returned
              * @example 0b7f4c63-4a0e-4d36-9f5e-3f1d2c4b5a69
              */
             insertionId: string | null;
             /**
+             * @description `credit` an admin credit, `debit` an insertion, `purchase` coins bought, `refund` coins taken back for a refunded or disputed purchase, `void` an insertion's coins returned
              * @example debit
              * @enum {string}
              */
-            kind: "credit" | "debit";
+            kind: "credit" | "debit" | "purchase" | "refund" | "void";
             /**
-             * @description Why coins were credited (credits only)
+             * @description The purchase this entry credited or took back (purchase and refund entries)
+             * @example null
+             */
+            purchaseId: string | null;
+            /**
+             * @description Why coins were added or taken (not for debits)
              * @example null
              */
             reason: string | null;
@@ -1645,6 +1878,32 @@ export interface components {
              * @example 3
              */
             insertions: number;
+        };
+        PackDto: {
+            /**
+             * @description Coins in the pack
+             * @example 10
+             */
+            coins: number;
+            /**
+             * @description The pack to buy (`packId` of POST /api/me/purchases)
+             * @example pack-10
+             */
+            packId: string;
+            /**
+             * @description Its price in US dollars at face value (1 coin = 0.25), an exact decimal string
+             * @example 2.5
+             */
+            priceUsd: string;
+        };
+        PacksDto: {
+            /**
+             * @example USD
+             * @enum {string}
+             */
+            currency: "USD";
+            /** @description The packs on sale (`COIN_PACKS`), smallest first */
+            packs: components["schemas"]["PackDto"][];
         };
         PendingScoreDto: {
             /** Format: date-time */
@@ -1785,6 +2044,41 @@ export interface components {
              */
             versionId: string;
         };
+        PurchaseDto: {
+            /**
+             * @description Where the player pays: this service's page `/checkout/{purchaseId}` with the sandbox provider (add `?return=<path>` to come back there), Stripe Checkout with Stripe
+             * @example /checkout/3f2b8c1e-5d4a-4f6b-9c7d-8e9f0a1b2c3d
+             */
+            checkoutUrl: string;
+            /** @example 10 */
+            coins: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** @example pack-10 */
+            packId: string;
+            /**
+             * @description US dollars, an exact decimal string
+             * @example 2.5
+             */
+            priceUsd: string;
+            /** @example 3f2b8c1e-5d4a-4f6b-9c7d-8e9f0a1b2c3d */
+            purchaseId: string;
+            /**
+             * @description pending → paid or failed; failed → paid; paid → refunded or disputed; refunded → disputed
+             * @example pending
+             * @enum {string}
+             */
+            status: "pending" | "paid" | "failed" | "refunded" | "disputed";
+            /**
+             * @description Coins of a refunded or disputed purchase that could not be taken back (the wallet held fewer); 0 otherwise
+             * @example 0
+             */
+            unrecoveredCoins: number;
+        };
+        PurchasesDto: {
+            /** @description The caller's purchases, newest first (the latest 100) */
+            purchases: components["schemas"]["PurchaseDto"][];
+        };
         RejectVersionDto: {
             /**
              * @description Why the version was rejected
@@ -1814,6 +2108,32 @@ export interface components {
             subtitle: string;
             /** @example First Coin */
             title: string;
+        };
+        SandboxEventDto: {
+            /**
+             * @description Unix seconds
+             * @example 1796600000
+             */
+            created: number;
+            /**
+             * @description Event id: each is applied at most once
+             * @example evt_3b9f0c
+             */
+            id: string;
+            /** @example 3f2b8c1e-5d4a-4f6b-9c7d-8e9f0a1b2c3d */
+            purchaseId: string;
+            /**
+             * @example payment.succeeded
+             * @enum {string}
+             */
+            type: "payment.succeeded" | "payment.failed" | "payment.refunded" | "payment.disputed";
+        };
+        SandboxPayDto: {
+            /**
+             * @description The sandbox's test cards, spaces allowed: `4242 4242 4242 4242` pays, `4000 0000 0000 0002` is declined; any other number is refused (400) and changes nothing
+             * @example 4242 4242 4242 4242
+             */
+            cardNumber: string;
         };
         SaveInitialsDto: {
             /**
@@ -1987,6 +2307,39 @@ export interface components {
              */
             versionId: string;
         };
+        VoidInsertionDto: {
+            /**
+             * @description Client-generated, unique per intended operation, reused only to retry it (8 to 128 characters)
+             * @example b6f0c1f4-3a8e-4c1e-9e55-0d2f8a1b7c33
+             */
+            idempotencyKey: string;
+            /**
+             * @description Why (kept in the audit log), 1 to 200 characters
+             * @example Charged twice by a game bug
+             */
+            reason: string;
+        };
+        VoidResultDto: {
+            /**
+             * @description The player's balance right after that entry
+             * @example 20
+             */
+            balance: number;
+            /**
+             * @description The player's wallet entry of kind `void` that returned the coins
+             * @example 1044
+             */
+            entryId: string;
+            /** @example 3f2b8c1e-5d4a-4f6b-9c7d-8e9f0a1b2c3d */
+            insertionId: string;
+            /** @description True when the insertion was already voided (with any key): the first answer, nothing changed */
+            replayed: boolean;
+            /**
+             * Format: date-time
+             * @description When the insertion was voided (the first void's time in a replay)
+             */
+            voidedAt: string;
+        };
         WalletDto: {
             /**
              * @description Balance in coins
@@ -2000,6 +2353,14 @@ export interface components {
              * @example null
              */
             nextBefore: string | null;
+        };
+        WebhookAckDto: {
+            /**
+             * @description The event was verified: applied now, earlier, kept for later, or not one that changes anything
+             * @example true
+             * @enum {boolean}
+             */
+            received: true;
         };
     };
     responses: never;
@@ -2213,6 +2574,106 @@ export interface operations {
             };
             /** @description NOT_FOUND: unknown game */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is over 65,536 bytes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: a non-empty body that is not JSON (`application/json` or `application/*+json`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unreachable or the request took longer than 9 seconds; retry after `Retry-After` (1) seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait: 1 */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    AdminPayments_void: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Insertion id from insert-coin */
+                insertionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VoidInsertionDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VoidResultDto"];
+                };
+            };
+            /** @description INVALID_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: a state-changing request from another origin; FORBIDDEN: the account is not an administrator */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: unknown or test-mode insertion */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_CONFLICT */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2626,6 +3087,180 @@ export interface operations {
             };
         };
     };
+    AdminPayments_freeze: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Account id (the `id` of a user) */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminUserResponseDto"];
+                };
+            };
+            /** @description INVALID_REQUEST: id over 64 characters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: a state-changing request from another origin; FORBIDDEN: the account is not an administrator */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: unknown user, or a user without a wallet (no player profile) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is over 65,536 bytes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: a non-empty body that is not JSON (`application/json` or `application/*+json`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unreachable or the request took longer than 9 seconds; retry after `Retry-After` (1) seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait: 1 */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    AdminPayments_unfreeze: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Account id (the `id` of a user) */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminUserResponseDto"];
+                };
+            };
+            /** @description INVALID_REQUEST: id over 64 characters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: a state-changing request from another origin; FORBIDDEN: the account is not an administrator */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: unknown user, or a user without a wallet (no player profile) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is over 65,536 bytes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: a non-empty body that is not JSON (`application/json` or `application/*+json`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unreachable or the request took longer than 9 seconds; retry after `Retry-After` (1) seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait: 1 */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     Catalogue_list: {
         parameters: {
             query?: {
@@ -2986,6 +3621,181 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait: 1 */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Purchases_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PurchasesDto"];
+                };
+            };
+            /** @description INVALID_REQUEST: the body is not valid JSON, or is nested deeper than 32 levels, or holds U+0000, a lone surrogate, a `__proto__` or `constructor` key; or a path, query or body value breaks its rule (`details` names the fields: at most 20 entries) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: a state-changing request from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is over 65,536 bytes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: a non-empty body that is not JSON (`application/json` or `application/*+json`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unreachable or the request took longer than 9 seconds; retry after `Retry-After` (1) seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait: 1 */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Purchases_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePurchaseDto"];
+            };
+        };
+        responses: {
+            /** @description A repeat of the key: the purchase as it is now */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PurchaseDto"];
+                };
+            };
+            /** @description Created, `status: pending` */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PurchaseDto"];
+                };
+            };
+            /** @description INVALID_REQUEST: unknown pack, bad key */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description WALLET_FROZEN: a payment dispute froze the wallet
+             *
+             *     FORBIDDEN: a state-changing request from another origin; EMAIL_NOT_VERIFIED: verify your e-mail first; ACCOUNT_NOT_LINKED: the account has no player profile
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is over 65,536 bytes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: a non-empty body that is not JSON (`application/json` or `application/*+json`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the payment provider could not start a checkout (retry with the same key) */
+            503: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -3618,7 +4428,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description COIN_REQUIRED (no insertion in the session), INSERTION_ALREADY_SCORED (the latest insertion has a score) or IDEMPOTENCY_KEY_CONFLICT */
+            /** @description COIN_REQUIRED (no insertion in the session, or its latest was voided), INSERTION_ALREADY_SCORED (the latest insertion has a score) or IDEMPOTENCY_KEY_CONFLICT */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5376,6 +6186,155 @@ export interface operations {
             };
         };
     };
+    Checkout_pay: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Purchase id */
+                purchaseId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxPayDto"];
+            };
+        };
+        responses: {
+            /** @description The purchase after the payment: `paid`, or `failed` when declined */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PurchaseDto"];
+                };
+            };
+            /** @description INVALID_REQUEST: not a sandbox test card */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: a state-changing request from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: not the caller's purchase, or the provider is not the sandbox */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is over 65,536 bytes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: a non-empty body that is not JSON (`application/json` or `application/*+json`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unreachable or the request took longer than 9 seconds; retry after `Retry-After` (1) seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait: 1 */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Purchases_packs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PacksDto"];
+                };
+            };
+            /** @description INVALID_REQUEST: the body is not valid JSON, or is nested deeper than 32 levels, or holds U+0000, a lone surrogate, a `__proto__` or `constructor` key; or a path, query or body value breaks its rule (`details` names the fields: at most 20 entries) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is over 65,536 bytes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: a non-empty body that is not JSON (`application/json` or `application/*+json`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unreachable or the request took longer than 9 seconds; retry after `Retry-After` (1) seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait: 1 */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     DeveloperApi_insertion: {
         parameters: {
             query?: never;
@@ -5530,7 +6489,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description INSERTION_ALREADY_SCORED or IDEMPOTENCY_KEY_CONFLICT */
+            /** @description INSERTION_ALREADY_SCORED, COIN_REQUIRED (an admin voided the insertion) or IDEMPOTENCY_KEY_CONFLICT */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6303,6 +7262,88 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait (integer, at least 1) */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unreachable or the request took longer than 9 seconds; retry after `Retry-After` (1) seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait: 1 */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Checkout_page: {
+        parameters: {
+            query?: {
+                /** @description Where "Continue" leads: a path on this origin (else /me) */
+                return?: unknown;
+            };
+            header?: never;
+            path: {
+                /** @description A purchase id */
+                purchaseId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The HTML page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Signed out: redirect to /auth/login?next=<this path> */
+            302: {
+                headers: {
+                    /** @description The sign-in page */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description INVALID_REQUEST: the body is not valid JSON, or is nested deeper than 32 levels, or holds U+0000, a lone surrogate, a `__proto__` or `constructor` key; or a path, query or body value breaks its rule (`details` names the fields: at most 20 entries) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The HTML 404 page: unknown or foreign resource, or a role the visitor lacks */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is over 65,536 bytes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: a non-empty body that is not JSON (`application/json` or `application/*+json`) */
+            415: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -7146,6 +8187,77 @@ export interface operations {
             };
             /** @description UNSUPPORTED_MEDIA_TYPE: a non-empty body that is not JSON (`application/json` or `application/*+json`) */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unreachable or the request took longer than 9 seconds; retry after `Retry-After` (1) seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait: 1 */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    PaymentWebhooks_receive: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description stripe: as Stripe sends it */
+                "Stripe-Signature"?: string;
+                /** @description sandbox: `t=1796600000,v1=5257a869...` */
+                "Sandbox-Signature"?: string;
+            };
+            path: {
+                /** @description The provider in use; any other answers 404 */
+                provider: "sandbox" | "stripe";
+            };
+            cookie?: never;
+        };
+        /** @description The provider's event, as raw JSON (sandbox shown) */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxEventDto"];
+            };
+        };
+        responses: {
+            /** @description Verified: applied, a duplicate, for an unknown purchase (recorded), or a type that changes nothing */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookAckDto"];
+                };
+            };
+            /** @description INVALID_SIGNATURE: bad or missing signature, or a timestamp more than 5 minutes from now (nothing changes); INVALID_REQUEST: a verified body that is not a JSON event with `id` and `type` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: not the provider in use */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
