@@ -363,6 +363,7 @@ describe('accounts: sign-up, login, logout, the auth cookie (CONTRACT §2)', () 
         developerId: null,
         playerId: player.playerId,
         walletId: expect.any(String),
+        walletFrozen: false,
         playerInitials: null,
         loginSessionId: expect.any(String),
       });

@@ -3,6 +3,8 @@
  * its verification, exactly-once credits, and the life order of events whatever their arrival.
  * Money is read back from the API and the database after each story.
  */
+import { InsertCoinService } from '../../src/modules/play-sessions/insert-coin.service';
+import { WalletFrozenError } from '../../src/modules/wallet/wallet.errors';
 import { checkInvariants } from '../../src/ops/invariants';
 import type { TestApp } from '../support/app';
 import { adminCookie, createDeveloper, createWorldApp, publishGame, signUpPlayer, signUpVerifiedPlayer, SignedUpUser } from '../support/factories';
@@ -463,6 +465,14 @@ describe('buying coins (sandbox)', () => {
       expect(replay.body).toEqual({ ...earlierAnswer, replayed: true });
     });
 
+    it('refuses a freeze that landed after the login session was read: the debit statement checks it too', async () => {
+      const walletId = (await t.db.query<{ id: string }>('SELECT id FROM wallets WHERE player_id = $1', [player.playerId])).rows[0]!.id;
+      const before = await balanceOf(t, player);
+      const caller = { accountId: player.accountId, playerId: player.playerId, walletId, walletFrozen: false };
+      await expect(t.app.nest.get(InsertCoinService).insertCoin(caller, sessionId, { idempotencyKey: idempotencyKey('race') })).rejects.toBeInstanceOf(WalletFrozenError);
+      expect(await balanceOf(t, player)).toBe(before);
+    });
+
     it('refuses new purchases with 403 WALLET_FROZEN after validation; a repeat of an earlier key answers 200', async () => {
       expect((await buy(t, player, 'pack-10').expect(403)).body.error).toBe('WALLET_FROZEN');
       expect((await buy(t, player, 'no-such-pack').expect(400)).body.error).toBe('INVALID_REQUEST');
@@ -490,7 +500,7 @@ describe('buying coins (sandbox)', () => {
       await t.http().post(`/api/admin/wallets/${player.accountId}/unfreeze`).set('Cookie', admin).expect(200);
       const { rows } = await t.db.query("SELECT action FROM audit_log WHERE target_id = $1 AND action LIKE 'wallet.%freeze' ORDER BY id", [player.accountId]);
       expect(rows).toEqual([{ action: 'wallet.unfreeze' }]);
-      t.clock.advance(550); // the refused attempt counted toward 1 per 500 ms
+      // Right away: a refusal for a frozen wallet was no attempt (it comes before the limit).
       await t.http().post(`/api/play/sessions/${sessionId}/insert-coin`).set('Cookie', player.cookie).send({ idempotencyKey: idempotencyKey('thawed') }).expect(200);
       await buy(t, player, 'pack-10').expect(201);
     });

@@ -12,6 +12,8 @@ export interface AccountContext {
   readonly developerId: string | null;
   readonly playerId: string | null;
   readonly walletId: string | null;
+  /** A dispute or an admin froze the wallet (CONTRACT §19), as read with the login session. */
+  readonly walletFrozen: boolean;
   /** The player's saved high-score initials (CONTRACT §16.8), read with the login session. */
   readonly playerInitials: string | null;
   readonly loginSessionId: string;

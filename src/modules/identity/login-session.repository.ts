@@ -13,6 +13,7 @@ export interface AuthRow {
   developer_id: string | null;
   player_id: string | null;
   wallet_id: string | null;
+  wallet_frozen: boolean;
   player_initials: string | null;
 }
 
@@ -32,7 +33,8 @@ export class LoginSessionRepository {
   resolve(tokenHash: Buffer): Promise<AuthRow | undefined> {
     return this.uow.one<AuthRow>(
       `SELECT s.id AS login_session_id, a.id AS account_id, a.email, a.email_verified_at IS NOT NULL AS email_verified,
-              a.display_name, a.is_admin, d.id AS developer_id, p.id AS player_id, w.id AS wallet_id, p.initials AS player_initials
+              a.display_name, a.is_admin, d.id AS developer_id, p.id AS player_id, w.id AS wallet_id, p.initials AS player_initials,
+              w.frozen_at IS NOT NULL AS wallet_frozen
          FROM login_sessions s
          JOIN accounts a ON a.id = s.account_id
          LEFT JOIN developers d ON d.account_id = a.id

@@ -42,6 +42,7 @@ export class LoginSessionService {
       developerId: row.developer_id,
       playerId: row.player_id,
       walletId: row.wallet_id,
+      walletFrozen: row.wallet_frozen,
       playerInitials: row.player_initials,
       loginSessionId: row.login_session_id,
     };

@@ -23,7 +23,8 @@ export interface InsertCoinAnswer {
  * play session (404, 410); the rate limit (429; §16.4/§16.18: a 402 counts, a replay, 409 or 429
  * does not); the debit with the insertion and the earning (402); the stored answer. Seven round
  * trips with the login session, BEGIN and COMMIT: docs/performance.md. A frozen wallet (CONTRACT §19)
- * is refused by the debit statement itself (403 WALLET_FROZEN), at no extra round trip.
+ * costs no round trip: the login session's read says so, and the debit statement refuses a freeze
+ * that landed since (403 WALLET_FROZEN either way).
  *
  * Test mode debits and stores nothing (no insertion, no key) but is rate limited like a paid
  * session, so a developer previewing the game sees the same 429 behaviour players will.
@@ -38,7 +39,7 @@ export class InsertCoinService {
     private readonly wallets: WalletService,
   ) {}
 
-  async insertCoin(player: Pick<PlayerContext, 'accountId' | 'playerId' | 'walletId'>, sessionId: string, body: { idempotencyKey: string }): Promise<InsertCoinAnswer> {
+  async insertCoin(player: Pick<PlayerContext, 'accountId' | 'playerId' | 'walletId' | 'walletFrozen'>, sessionId: string, body: { idempotencyKey: string }): Promise<InsertCoinAnswer> {
     const request = {
       caller: `account:${player.accountId}` as const,
       key: body.idempotencyKey,
@@ -49,12 +50,14 @@ export class InsertCoinService {
     const result = await this.uow.run(() =>
       this.idempotency.execute<InsertCoinAnswer>(request, 200, async () => {
         const session = await this.sessions.requireActive(player.playerId, sessionId);
+        // A frozen wallet (CONTRACT §19) is refused before the limit, as read with the login session:
+        // a 403 is no attempt, and the money statement refuses a freeze that came in between.
+        if (player.walletFrozen) throw new WalletFrozenError();
         // Both rules in one step: an attempt refused by either is counted by neither (§16.4).
         await this.limits.consume({ throttler: 'insert-coin-burst', tracker: session.id }, { throttler: 'insert-coin-minute', tracker: session.id });
         if (session.testMode) {
-          const { balance, frozenAt } = await this.wallets.state(walletId);
-          if (frozenAt) throw new WalletFrozenError();
           await this.sessions.touch(session.id);
+          const balance = await this.wallets.balance(walletId);
           return new UnkeptAnswer({ insertionId: `test_${randomBytes(16).toString('hex')}`, creditsGranted: 1 as const, coinsSpent: 0, balance, testMode: true, replayed: false });
         }
         const insertionId = randomUUID();

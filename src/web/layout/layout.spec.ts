@@ -12,6 +12,7 @@ const viewer = (overrides: Partial<AccountContext> = {}): AccountContext => ({
   developerId: null,
   playerId: 'p1',
   walletId: 'w1',
+  walletFrozen: false,
   playerInitials: null,
   loginSessionId: 's1',
   ...overrides,
