@@ -17,6 +17,9 @@ import { DeveloperEarning } from '../modules/wallet/developer-earning.entity';
 import { Insertion } from '../modules/wallet/insertion.entity';
 import { LedgerEntry } from '../modules/wallet/ledger-entry.entity';
 import { Wallet } from '../modules/wallet/wallet.entity';
+import { InsertionVoid } from '../modules/wallet/insertion-void.entity';
+import { RecordedPaymentEvent } from '../modules/payments/payment-event.entity';
+import { Purchase } from '../modules/payments/purchase.entity';
 
 /**
  * Every entity of the service, for the one DataSource (which must know them all before Nest
@@ -32,4 +35,5 @@ export const ENTITIES = [
   Score,
   AchievementUnlock,
   AuditLogEntry,
+  Purchase, RecordedPaymentEvent, InsertionVoid,
 ];

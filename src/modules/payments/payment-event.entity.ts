@@ -13,7 +13,7 @@ import type { PaymentEventKind, PaymentProviderName } from './payment-provider';
 @Check('payment_events_outcome', "outcome IN ('received', 'applied', 'deferred', 'ignored', 'unknown_purchase')")
 @Index('payment_events_purchase_idx', ['purchaseId'], { where: 'purchase_id IS NOT NULL' })
 @Index('payment_events_unresolved_idx', ['provider', 'paymentRef'], { where: 'purchase_id IS NULL' })
-export class PaymentEvent {
+export class RecordedPaymentEvent {
   @PrimaryColumn('text', { primaryKeyConstraintName: 'payment_events_pkey' })
   provider!: PaymentProviderName;
 

@@ -1,11 +1,14 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { CONFIG, Config } from '../../config';
 import { WalletModule } from '../wallet/wallet.module';
 import { CheckoutController } from './checkout.controller';
+import { RecordedPaymentEvent } from './payment-event.entity';
 import { PaymentEventRepository } from './payment-event.repository';
 import { PaymentEventsService } from './payment-events.service';
 import { PAYMENT_PROVIDER } from './payment-provider';
 import { PaymentWebhooksController } from './payment-webhooks.controller';
+import { Purchase } from './purchase.entity';
 import { PurchaseRepository } from './purchase.repository';
 import { PurchasesController } from './purchases.controller';
 import { PurchasesService } from './purchases.service';
@@ -15,7 +18,7 @@ import { StripePaymentProvider } from './stripe-payment.provider';
 
 /** Buying coins (CONTRACT §19): packs, purchases, the payment provider in use and its webhook. */
 @Module({
-  imports: [WalletModule],
+  imports: [TypeOrmModule.forFeature([Purchase, RecordedPaymentEvent]), WalletModule],
   controllers: [PurchasesController, PaymentWebhooksController, CheckoutController],
   providers: [
     SandboxPaymentProvider,

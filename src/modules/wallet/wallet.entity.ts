@@ -23,7 +23,7 @@ export class Wallet {
   @Column('integer', { name: 'last_seq', default: 0 })
   lastSeq!: number;
 
-  /** Set while an admin has frozen the wallet. */
+  /** Set while the wallet is frozen (a payment dispute, or an admin: CONTRACT §19). */
   @Column('timestamptz', { name: 'frozen_at', nullable: true })
   frozenAt!: Date | null;
 }

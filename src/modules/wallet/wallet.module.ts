@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Wallet } from './wallet.entity';
+import { InsertionVoid } from './insertion-void.entity';
 import { LedgerEntry } from './ledger-entry.entity';
 import { Insertion } from './insertion.entity';
 import { DeveloperEarning } from './developer-earning.entity';
@@ -10,7 +11,7 @@ import { WalletRepository } from './wallet.repository';
 import { WalletService } from './wallet.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Wallet, LedgerEntry, Insertion, DeveloperEarning])],
+  imports: [TypeOrmModule.forFeature([Wallet, LedgerEntry, Insertion, DeveloperEarning, InsertionVoid])],
   controllers: [WalletController],
   providers: [WalletRepository, WalletService, AdminCreditsService],
   exports: [WalletService],
