@@ -3,8 +3,8 @@
  * runs a game (`/play/{slug}`). The catalogue and game pages read the public API in the browser;
  * the host page alone carries the game's entry URL (CONTRACT §16.25).
  */
-import { BuyCoins } from '../modules/payments/buy-coins';
-import type { CoinPack } from '../modules/payments/coin-packs';
+import { BuyCoins, PackOnSale } from '../modules/payments/buy-coins';
+
 import { Layout, Viewer } from './layout/layout';
 
 export function CataloguePage(props: { viewer: Viewer | null }) {
@@ -91,7 +91,7 @@ export interface HostedGame {
   versionId: string | null;
 }
 
-export function HostPage(props: { viewer: Viewer; game: HostedGame; packs: CoinPack[] }) {
+export function HostPage(props: { viewer: Viewer; game: HostedGame; packs: PackOnSale[] }) {
   const { game } = props;
   return (
     <Layout title={game.title} viewer={props.viewer} page="host" section="games" scripts={['host']} mainClass="host">

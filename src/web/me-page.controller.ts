@@ -5,6 +5,8 @@ import { h } from 'preact';
 import { InvalidRequestError } from '../errors/app-error';
 import { AchievementsService } from '../modules/achievements/achievements.service';
 import { PlayersService } from '../modules/identity/players.service';
+import { packView } from '../modules/payments/coin-packs';
+import { PurchasesService } from '../modules/payments/purchases.service';
 import { WalletService } from '../modules/wallet/wallet.service';
 import { sendPage, Viewer } from './layout/layout';
 import { CurrentViewer, Page, PageNotFound } from './layout/page-auth';
@@ -20,6 +22,7 @@ export class MePageController {
     private readonly players: PlayersService,
     private readonly wallets: WalletService,
     private readonly achievements: AchievementsService,
+    private readonly purchases: PurchasesService,
   ) {}
 
   @Get()
@@ -31,12 +34,13 @@ export class MePageController {
   async me(@CurrentViewer() viewer: Viewer, @Query('before') before: unknown, @Res() res: Response): Promise<void> {
     if (before !== undefined && (typeof before !== 'string' || !ENTRY_ID.test(before))) throw new PageNotFound();
     // Name, e-mail and initials come with the login session; XP, the wallet and the unlocks at once.
-    const [xp, wallet, achievements] = await Promise.all([
+    const [xp, wallet, achievements, { purchases }] = await Promise.all([
       viewer.playerId ? this.players.xp(viewer.playerId) : 0,
       viewer.walletId ? this.walletPage(viewer.walletId, before) : null,
       viewer.playerId ? this.achievements.unlockedBy(viewer.playerId) : [],
+      this.purchases.list(viewer.accountId),
     ]);
-    sendPage(res, h(MePage, { viewer, xp, wallet, olderPage: before !== undefined, achievements, purchases: [], packs: [] }));
+    sendPage(res, h(MePage, { viewer, xp, wallet, olderPage: before !== undefined, achievements, purchases, packs: this.purchases.packs.map(packView) }));
   }
 
   /** One page of the wallet; an entry id that is not this wallet's answers the 404 page. */

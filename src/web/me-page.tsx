@@ -2,6 +2,7 @@
  * `/me` (CONTRACT §17, §17.1): the player's name, level, XP, balance and initials; wallet history
  * 50 a page with "Older"; achievements across games; purchases and "Buy coins" (§19).
  */
+import { BuyCoins, PackOnSale } from '../modules/payments/buy-coins';
 import type { UnlockedAchievement } from '../modules/achievements/achievements.service';
 import { levelOf, xpToNextLevel } from '../modules/identity/players.service';
 import type { LedgerEntryView, WalletPage } from '../modules/wallet/wallet.service';
@@ -18,11 +19,7 @@ export interface PurchaseRow {
 }
 
 /** A coin pack on sale (§19): "Buy coins" offers one button per pack. */
-export interface CoinPack {
-  packId: string;
-  coins: number;
-  priceUsd: string;
-}
+export type CoinPack = PackOnSale;
 
 export interface MePageProps {
   viewer: Viewer;
@@ -40,6 +37,10 @@ export interface MePageProps {
 function entryText(entry: LedgerEntryView): string {
   if (entry.kind === 'debit') return entry.gameSlug ? `Coin inserted · ${entry.gameSlug}` : 'Coin inserted';
   if (entry.kind === 'credit') return entry.reason ? `Credit · ${entry.reason}` : 'Credit';
+  // Payments (§19): a pack bought, coins taken back for a refund or dispute, an insertion's coins returned.
+  if (entry.kind === 'purchase') return 'Coins bought';
+  if (entry.kind === 'refund') return entry.reason ?? 'Coins taken back';
+  if (entry.kind === 'void') return entry.gameSlug ? `Coin returned · ${entry.gameSlug}` : 'Coin returned';
   return entry.reason ? `${entry.kind} · ${entry.reason}` : entry.kind;
 }
 
@@ -140,11 +141,12 @@ function Achievements(props: { achievements: UnlockedAchievement[] }) {
   );
 }
 
-/** Purchases (§19). "Buy coins" appears once packs are on sale (the payments module passes them). */
-function Purchases(props: { purchases: PurchaseRow[]; packs: CoinPack[] }) {
+/** Purchases (§19), and "Buy coins" for a player (one button per pack; back here after paying). */
+function Purchases(props: { purchases: PurchaseRow[]; packs: CoinPack[]; canBuy: boolean }) {
   return (
     <section aria-labelledby="purchases-heading" id="purchases">
       <h2 id="purchases-heading">Purchases</h2>
+      {props.canBuy && props.packs.length > 0 ? <BuyCoins id="me-buy-coins" packs={props.packs} returnTo="/me" /> : null}
       <table class="data">
         <caption class="visually-hidden">Purchases</caption>
         <thead>
@@ -211,7 +213,7 @@ export function MePage(props: MePageProps) {
         </div>
       )}
       <Achievements achievements={props.achievements} />
-      <Purchases purchases={props.purchases} packs={props.packs} />
+      <Purchases purchases={props.purchases} packs={props.packs} canBuy={viewer.playerId !== null} />
     </Layout>
   );
 }

@@ -5,7 +5,8 @@ import { h } from 'preact';
 import { hostCsp } from '../http/html-page';
 import { GamesService } from '../modules/developer-portal/games.service';
 import { CONFIG, Config } from '../config';
-import { CoinPack, coinPacksOf } from '../modules/payments/coin-packs';
+import { coinPacksOf, packView } from '../modules/payments/coin-packs';
+import type { PackOnSale } from '../modules/payments/buy-coins';
 import { CataloguePage, GamePage, HostPage } from './arcade-pages';
 import { sendPage, Viewer } from './layout/layout';
 import { CurrentViewer, OptionalViewer, Page, PageNotFound } from './layout/page-auth';
@@ -26,13 +27,13 @@ function frameSource(entryUrl: string): string {
 @ApiTags('pages')
 @Controller()
 export class PagesController {
-  private readonly packs: CoinPack[];
+  private readonly packs: PackOnSale[];
 
   constructor(
     private readonly games: GamesService,
     @Inject(CONFIG) config: Config,
   ) {
-    this.packs = coinPacksOf(config.coinPacks);
+    this.packs = coinPacksOf(config.coinPacks).map(packView);
   }
 
   @Get()

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { PaymentsModule } from '../modules/payments/payments.module';
 import { AchievementsModule } from '../modules/achievements/achievements.module';
 import { WalletModule } from '../modules/wallet/wallet.module';
 import { DemoSeedService } from './demo-seed.service';
@@ -9,7 +10,7 @@ import { WebAssetsService } from './web-assets.service';
 
 /** The browser side: SDK, host page, catalogue, game and profile pages, demo games, the demo world. */
 @Module({
-  imports: [WalletModule, AchievementsModule],
+  imports: [WalletModule, AchievementsModule, PaymentsModule],
   controllers: [StaticController, PagesController, MePageController],
   providers: [WebAssetsService, DemoSeedService],
 })

@@ -111,4 +111,27 @@ describe('buying coins in a real browser', () => {
     await screenshot(page, 'buy-04-played');
     await context.close();
   });
+
+  it('buys from /me: "Buy coins", a pack, 4242 pays, "Continue" back to /me with the balance and the purchase listed', async () => {
+    const buyer = await signUpVerifiedPlayer(world.t, { displayName: 'Profile Buyer' });
+    const context = await newContext(world);
+    await signIn(context, buyer.email, buyer.password);
+    const page = await context.newPage();
+    await page.goto('/me');
+    await page.getByRole('button', { name: 'Buy coins' }).click();
+    await page.getByRole('button', { name: 'Buy 40 coins' }).click();
+    await page.waitForURL(/\/checkout\/[0-9a-f-]{36}\?return=%2Fme$/);
+    await page.getByRole('textbox', { name: 'Card number' }).fill('4242424242424242');
+    await page.getByRole('button', { name: 'Pay' }).click();
+    await page.getByRole('heading', { name: 'Payment received' }).waitFor();
+    await page.getByRole('link', { name: 'Continue' }).click();
+    await page.waitForURL('**/me');
+    const purchases = page.getByRole('table', { name: 'Purchases' });
+    await purchases.getByRole('row').filter({ hasText: 'paid' }).waitFor();
+    expect(await purchases.getByRole('row').filter({ hasText: 'paid' }).textContent()).toContain('40');
+    expect(await page.locator('dl.facts').textContent()).toContain('Balance40');
+    await expectAccessible(page);
+    await screenshot(page, 'buy-05-me');
+    await context.close();
+  });
 });

@@ -573,6 +573,21 @@ describe('buying coins (sandbox)', () => {
       await t.http().post(`/api/sandbox/purchases/${purchaseId}/pay`).set('Cookie', await adminCookie(t)).send({ cardNumber: '4242 4242 4242 4242' }).expect(404);
     });
 
+    it('lists the purchases on /me and offers "Buy coins" with one button per pack to a player', async () => {
+      const player = await signUpVerifiedPlayer(t);
+      await paidPurchase(t, player, 'pack-40');
+      const me = await t.http().get('/me').set('Cookie', player.cookie).expect(200);
+      expect(me.text).toMatch(/<caption[^>]*>Purchases<\/caption>/);
+      expect(me.text).toMatch(/<button type="button"[^>]*data-buy-toggle[^>]*>Buy coins<\/button>/);
+      for (const coins of [10, 40, 100]) expect(me.text).toMatch(new RegExp(`data-pack="pack-${coins}"[^>]*>Buy ${coins} coins</button>`));
+      expect(me.text).toContain('data-return="/me"');
+      expect(me.text).toContain('Coins bought');
+      const unlinked = await signUpPlayer(t, { verified: true, linked: false });
+      const theirs = await t.http().get('/me').set('Cookie', unlinked.cookie).expect(200);
+      expect(theirs.text).toMatch(/<caption[^>]*>Purchases<\/caption>/);
+      expect(theirs.text).not.toContain('Buy coins');
+    });
+
     it('serves the checkout page to the owner only: sign-in first, the 404 page for anyone else (admins too)', async () => {
       const player = await signUpVerifiedPlayer(t);
       const purchaseId = await pendingPurchase(t, player, 'pack-100');

@@ -3,10 +3,16 @@
  * ...); each creates a purchase (POST /api/me/purchases) and opens its checkoutUrl with `?return=`
  * this page (the page script, src/web/pages/buy-coins.ts).
  */
-import { millsToUsd } from '../wallet/money';
-import { CoinPack, displayUsd } from './coin-packs';
+import { displayUsd } from './coin-packs';
 
-export function BuyCoins(props: { id: string; packs: CoinPack[]; returnTo: string; hidden?: boolean }) {
+/** A pack as GET /api/shop/packs answers it. */
+export interface PackOnSale {
+  packId: string;
+  coins: number;
+  priceUsd: string;
+}
+
+export function BuyCoins(props: { id: string; packs: PackOnSale[]; returnTo: string; hidden?: boolean }) {
   const list = `${props.id}-packs`;
   return (
     <div id={props.id} class="buy-coins" data-buy-coins="" data-return={props.returnTo} hidden={props.hidden}>
@@ -19,7 +25,7 @@ export function BuyCoins(props: { id: string; packs: CoinPack[]; returnTo: strin
             <button type="button" class="button primary" data-pack={pack.packId} aria-describedby={`${list}-${pack.packId}-price`}>
               {`Buy ${pack.coins} coins`}
             </button>{' '}
-            <span id={`${list}-${pack.packId}-price`} class="price">{displayUsd(millsToUsd(pack.priceMills))}</span>
+            <span id={`${list}-${pack.packId}-price`} class="price">{displayUsd(pack.priceUsd)}</span>
           </li>
         ))}
       </ul>
