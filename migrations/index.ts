@@ -5,6 +5,7 @@ import { DropLoginFailures1796100000000 } from './1796100000000-drop-login-failu
 import { NormaliseAccountEmails1796100000001 } from './1796100000001-normalise-account-emails';
 import { BlockLedgerTruncate1796200000000 } from './1796200000000-block-ledger-truncate';
 import { AddAuditLogAndModeration1796300000000 } from './1796300000000-add-audit-log-and-moderation';
+import { AddBansAndAdminSearch1796500000000 } from './1796500000000-add-bans-and-admin-search';
 import { AddPurchasesAndVoids1796600000000 } from './1796600000000-add-purchases-and-voids';
 
 /** Every migration, in order. Listed here (not globbed) so source and compiled builds agree. */
@@ -16,5 +17,6 @@ export const MIGRATIONS = [
   NormaliseAccountEmails1796100000001,
   BlockLedgerTruncate1796200000000,
   AddAuditLogAndModeration1796300000000,
+  AddBansAndAdminSearch1796500000000,
   AddPurchasesAndVoids1796600000000,
 ];

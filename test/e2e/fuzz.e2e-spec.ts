@@ -5,7 +5,7 @@ import type { TestApp } from '../support/app';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, DEFAULT_PASSWORD, adminCookie, createAchievement, createApiKey, createDeveloper, createWorldApp, logIn, publishGame, signUpVerifiedPlayer } from '../support/factories';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { encodeCursor } from '../../src/modules/catalogue/catalogue.service';
+import { encodeCursor } from '../../src/http/keyset-cursor';
 import { anyJson, assertAnswer, bodyAround, ECHO_MARKER, encodeAny, fromSchema, hostileString, NON_JSON_TYPES, oddJsonBody, oddQueryValues, OpenApiDoc, Operation, resolveRef } from '../support/fuzz';
 import { fundPlayer, idempotencyKey, paidSession, startSession } from '../support/play';
 import { buildWorld, refreshCookie, World } from '../support/world';
@@ -269,7 +269,7 @@ describe('fuzzing every operation of /openapi.json', () => {
       const producesHtml = JSON.stringify(op.responses ?? {}).includes('text/html');
       const bodySchema = resolveRef(doc, op.requestBody?.content?.['application/json']?.schema);
       const body = op.requestBody ? bodyAround(doc, bodySchema, hints) : fc.constant(undefined);
-      const queryValue = fc.oneof(fc.constantFrom('1', '50', '100', '101', '0', 'all', 'week', 'true', ...oddQueryValues(encodeCursor)), hostileString);
+      const queryValue = fc.oneof(fc.constantFrom('1', '50', '100', '101', '0', 'all', 'week', 'true', ...oddQueryValues((at, id) => encodeCursor([at, id]))), hostileString);
       // Half the requests are well-formed for the operation (its credential, the world's ids, a
       // body from its schema); the other half mix in everything hostile.
       const wellFormed = fc.record({

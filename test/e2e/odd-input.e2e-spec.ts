@@ -1,5 +1,5 @@
 import { Body, Controller, Module, Post } from '@nestjs/common';
-import { encodeCursor } from '../../src/modules/catalogue/catalogue.service';
+import { encodeCursor } from '../../src/http/keyset-cursor';
 import { Public } from '../../src/http/public.decorator';
 import { createTestApp, TestApp } from '../support/app';
 import { createWorldApp, signUpVerifiedPlayer, uniqueEmail } from '../support/factories';
@@ -79,9 +79,9 @@ describe('odd input gets 4xx, never 500 (CONTRACT §13)', () => {
   });
 
   it('a cursor decoding to year 0000: 400 INVALID_REQUEST, not 500', async () => {
-    const cursor = encodeCursor('0000-01-01T00:00:00.000000Z', '3b0d6c52-1c0e-4c57-9a0f-7f0f4b8d2e10');
+    const cursor = encodeCursor(['0000-01-01T00:00:00.000000Z', '3b0d6c52-1c0e-4c57-9a0f-7f0f4b8d2e10']);
     expectFlat(await t.http().get(`/api/games?cursor=${cursor}`), 400, 'INVALID_REQUEST');
-    for (const odd of ['%00', 'AAAA%00', '-1', encodeCursor('10000-01-01T00:00:00.000000Z', '3b0d6c52-1c0e-4c57-9a0f-7f0f4b8d2e10')]) {
+    for (const odd of ['%00', 'AAAA%00', '-1', encodeCursor(['10000-01-01T00:00:00.000000Z', '3b0d6c52-1c0e-4c57-9a0f-7f0f4b8d2e10'])]) {
       expectFlat(await t.http().get(`/api/games?cursor=${odd}`), 400, 'INVALID_REQUEST');
     }
   });

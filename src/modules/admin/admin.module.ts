@@ -2,15 +2,18 @@ import { Module } from '@nestjs/common';
 import { AuditModule } from '../audit/audit.module';
 import { ScoringModule } from '../scoring/scoring.module';
 import { WalletModule } from '../wallet/wallet.module';
+import { AdminAuditController } from './admin-audit.controller';
+import { AdminScoresController } from './admin-scores.controller';
+import { AdminUsersController } from './admin-users.controller';
 import { AdminController } from './admin.controller';
 import { AdminPaymentsController } from './admin-payments.controller';
 import { VoidInsertionService } from './void-insertion.service';
 import { WalletFreezeService } from './wallet-freeze.service';
 
-/** Operator tools; uses the exported services of identity, the developer portal, wallet, scoring and audit. */
+/** Operator tools over the exported services of identity, the developer portal, wallet, scoring and the audit log. */
 @Module({
   imports: [WalletModule, ScoringModule, AuditModule],
-  controllers: [AdminController, AdminPaymentsController],
+  controllers: [AdminController, AdminUsersController, AdminScoresController, AdminAuditController, AdminPaymentsController],
   providers: [WalletFreezeService, VoidInsertionService],
 })
 export class AdminModule {}

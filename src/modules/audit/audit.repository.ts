@@ -1,6 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../../database/unit-of-work';
-import { AUDIT_ACTIONS, AuditRecord } from './audit.rules';
+import { AUDIT_ACTIONS, AuditEntry, AuditRecord } from './audit.rules';
+
+const ENTRY_COLUMNS = `l.id::text AS id, l.at, l.actor_id AS "actorId", a.email AS "actorEmail", l.action, l.target_type AS "targetType",
+  l.target_id AS "targetId", l.reason, l.details, l.request_id AS "requestId"`;
 
 /** The append-only audit log: rows are inserted, never changed (a trigger refuses it). */
 @Injectable()
@@ -21,6 +24,28 @@ export class AuditRepository {
         JSON.stringify(record.details ?? {}),
         record.requestId,
       ],
+    );
+  }
+
+  /**
+   * Newest first, `beforeId` excluded. One statement per combination of filters, so each is planned
+   * for its index: audit_log_actor_idx, audit_log_target_idx, or the primary key backwards.
+   */
+  list(filter: { actorId?: string; targetId?: string; beforeId?: string }, limit: number): Promise<AuditEntry[]> {
+    const conditions: string[] = [];
+    const values: unknown[] = [limit];
+    const add = (sql: string, value: unknown) => {
+      values.push(value);
+      conditions.push(sql.replace('?', `$${values.length}`));
+    };
+    if (filter.actorId !== undefined) add('l.actor_id = ?::uuid', filter.actorId);
+    if (filter.targetId !== undefined) add('l.target_id = ?', filter.targetId);
+    if (filter.beforeId !== undefined) add('l.id < ?::bigint', filter.beforeId);
+    return this.uow.query<AuditEntry>(
+      `SELECT ${ENTRY_COLUMNS} FROM audit_log l JOIN accounts a ON a.id = l.actor_id
+        ${conditions.length ? `WHERE ${conditions.join(' AND ')}` : ''}
+        ORDER BY l.id DESC LIMIT $1`,
+      values,
     );
   }
 }

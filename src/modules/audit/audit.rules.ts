@@ -33,3 +33,25 @@ export interface AuditRecord {
   /** The `X-Request-Id` of the answer. */
   requestId: string | null;
 }
+
+/** Who acts, and in which request: what an audited use case takes from its controller. */
+export interface AuditActor {
+  /** The acting account's user id. */
+  actorId: string;
+  /** The `X-Request-Id` of the answer. */
+  requestId: string | null;
+}
+
+/** An entry as `GET /api/admin/audit` lists it. */
+export interface AuditEntry {
+  id: string;
+  at: Date;
+  actorId: string;
+  actorEmail: string;
+  action: AuditAction;
+  targetType: AuditTargetType;
+  targetId: string;
+  reason: string | null;
+  details: Record<string, unknown>;
+  requestId: string | null;
+}

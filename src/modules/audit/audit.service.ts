@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
+import { isUuid } from '../../database/uuid';
+import { decodeCursor, pageOf } from '../../http/keyset-cursor';
 import { AuditRepository } from './audit.repository';
-import type { AuditRecord } from './audit.rules';
+import type { AuditEntry, AuditRecord } from './audit.rules';
 
-export type { AuditAction, AuditRecord } from './audit.rules';
+export type { AuditAction, AuditActor, AuditEntry, AuditRecord } from './audit.rules';
 
 /**
  * Who did what (CONTRACT §18). `record` joins the caller's transaction, so an entry exists exactly
@@ -19,5 +21,13 @@ export class AuditService {
 
   record(entry: AuditRecord): Promise<void> {
     return this.log.append(entry);
+  }
+
+  /** Newest first; `cursor` is the previous page's `nextCursor`. An actor id that is no account's finds nothing. */
+  async list(filter: { actorId?: string; targetId?: string }, options: { limit: number; cursor?: string }): Promise<{ entries: AuditEntry[]; nextCursor: string | null }> {
+    const before = options.cursor === undefined ? undefined : decodeCursor(options.cursor, ['digits'] as const)[0];
+    if (filter.actorId !== undefined && !isUuid(filter.actorId)) return { entries: [], nextCursor: null };
+    const { rows, nextCursor } = pageOf(await this.log.list({ ...filter, beforeId: before }, options.limit + 1), options.limit, (entry) => [entry.id]);
+    return { entries: rows, nextCursor };
   }
 }

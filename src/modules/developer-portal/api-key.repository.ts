@@ -21,6 +21,8 @@ export interface ApiKeyAuthRow {
   kind: ApiKeyKind;
   key_hash: Buffer;
   revoked: boolean;
+  /** The developer's account is banned: the key answers 401 while the ban lasts (CONTRACT §18). */
+  banned: boolean;
   /** True when lastUsedAt is unset or over a minute old. */
   stale: boolean;
 }
@@ -51,21 +53,27 @@ export class ApiKeyRepository {
     });
   }
 
-  /** Revokes once (a repeat keeps the first `revokedAt`); false when not the developer's key. */
-  async revoke(developerId: string, keyId: string): Promise<boolean> {
-    if (!isUuid(keyId)) return false;
-    const rows = await this.uow.query(
-      'UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE id = $1 AND developer_id = $2 RETURNING id',
+  /**
+   * Revokes once (a repeat keeps the first `revokedAt`; `changed` tells which); undefined when it is
+   * not the developer's key.
+   */
+  async revoke(developerId: string, keyId: string): Promise<{ id: string; changed: boolean } | undefined> {
+    if (!isUuid(keyId)) return undefined;
+    const row = await this.uow.one<{ id: string; was_revoked: boolean }>(
+      `UPDATE api_keys k SET revoked_at = coalesce(k.revoked_at, now())
+         FROM (SELECT id, revoked_at IS NOT NULL AS was_revoked FROM api_keys WHERE id = $1 AND developer_id = $2 FOR UPDATE) old
+        WHERE k.id = old.id RETURNING k.id, old.was_revoked`,
       [keyId, developerId],
     );
-    return rows.length === 1;
+    return row && { id: row.id, changed: !row.was_revoked };
   }
 
   byHash(keyHash: Buffer): Promise<ApiKeyAuthRow | undefined> {
     return this.uow.one<ApiKeyAuthRow>(
-      `SELECT id, developer_id, kind, key_hash, revoked_at IS NOT NULL AS revoked,
-              coalesce(last_used_at < now() - interval '1 minute', true) AS stale
-         FROM api_keys WHERE key_hash = $1`,
+      `SELECT k.id, k.developer_id, k.kind, k.key_hash, k.revoked_at IS NOT NULL AS revoked, a.banned_at IS NOT NULL AS banned,
+              coalesce(k.last_used_at < now() - interval '1 minute', true) AS stale
+         FROM api_keys k JOIN developers d ON d.id = k.developer_id JOIN accounts a ON a.id = d.account_id
+        WHERE k.key_hash = $1`,
       [keyHash],
     );
   }

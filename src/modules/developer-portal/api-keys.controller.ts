@@ -1,6 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../http/error-responses';
+import { Actor } from '../audit/audit-actor.decorator';
+import type { AuditActor } from '../audit/audit.service';
 import { CurrentDeveloper, DeveloperAuth, DeveloperContext } from '../identity/auth.decorators';
 import { ApiKeyRow } from './api-key.repository';
 import { ApiKeysService, CreatedApiKey } from './api-keys.service';
@@ -17,8 +19,8 @@ export class ApiKeysController {
   @ApiOperation({ summary: 'Create an API key', description: 'The full key is in this answer only; the service keeps its SHA-256 hash.' })
   @ApiCreatedResponse({ type: CreatedApiKeyDto })
   @ApiErrors({ 400: 'INVALID_REQUEST' })
-  create(@CurrentDeveloper() developer: DeveloperContext, @Body() body: CreateApiKeyDto): Promise<CreatedApiKey> {
-    return this.keys.create(developer.developerId, body.kind, body.name);
+  create(@CurrentDeveloper() developer: DeveloperContext, @Actor() actor: AuditActor, @Body() body: CreateApiKeyDto): Promise<CreatedApiKey> {
+    return this.keys.create(actor, developer.developerId, body.kind, body.name);
   }
 
   @Get()
@@ -35,7 +37,7 @@ export class ApiKeysController {
   @ApiOperation({ summary: 'Revoke an API key', description: 'The key answers 401 from then on. Revoking again changes nothing.' })
   @ApiNoContentResponse({ description: 'Revoked' })
   @ApiErrors({ 400: 'INVALID_REQUEST: id over 64 characters', 404: 'NOT_FOUND: unknown key, or another developer\'s' })
-  async revoke(@CurrentDeveloper() developer: DeveloperContext, @Param() params: ApiKeyIdParamsDto): Promise<void> {
-    await this.keys.revoke(developer.developerId, params.id);
+  async revoke(@CurrentDeveloper() developer: DeveloperContext, @Actor() actor: AuditActor, @Param() params: ApiKeyIdParamsDto): Promise<void> {
+    await this.keys.revoke(actor, developer.developerId, params.id);
   }
 }

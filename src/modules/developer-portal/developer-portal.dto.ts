@@ -88,10 +88,10 @@ export class PublishDto {
 }
 
 export class RejectVersionDto {
-  @ApiPropertyOptional({ description: 'Why the version was rejected', example: 'The game does not load.', maxLength: 500 })
+  @ApiPropertyOptional({ description: 'Why the version was rejected, at most 200 characters (as every reason the audit log keeps); shown to the developer', example: 'The game does not load.', maxLength: 200 })
   @IsOptional()
   @IsString()
-  @MaxLength(500)
+  @MaxLength(200)
   reason?: string;
 }
 

@@ -1,4 +1,5 @@
 import { Global, Module } from '@nestjs/common';
+import { AuditModule } from '../audit/audit.module';
 import { WalletModule } from '../wallet/wallet.module';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Developer } from './developer.entity';
@@ -24,7 +25,7 @@ import { GamesService } from './games.service';
 /** Developers, games, versions, achievement definitions, API keys. Global: `@ApiKeyAuth()` works in any module. */
 @Global()
 @Module({
-  imports: [TypeOrmModule.forFeature([Developer, Game, GameVersion, Achievement, ApiKey]), WalletModule],
+  imports: [TypeOrmModule.forFeature([Developer, Game, GameVersion, Achievement, ApiKey]), AuditModule, WalletModule],
   controllers: [DevelopersController, GamesController, AchievementDefinitionsController, ApiKeysController, DeveloperPagesController],
   providers: [
     DeveloperRepository,

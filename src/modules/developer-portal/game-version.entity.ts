@@ -7,6 +7,8 @@ export type VersionStatus = 'pending' | 'approved' | 'rejected';
 @Check('game_versions_status', "status IN ('pending', 'approved', 'rejected')")
 // (game_id, created_at DESC): TypeORM compares name and columns, not their order.
 @Index('game_versions_game_idx', ['gameId', 'createdAt'])
+// The admin's review queue by status, oldest or newest first.
+@Index('game_versions_review_idx', ['status', 'createdAt', 'id'])
 export class GameVersion {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'game_versions_pkey' })
   id!: string;

@@ -12,6 +12,12 @@ export type GameStatus = 'unpublished' | 'published' | 'suspended';
 @Index('games_developer_idx', ['developerId'])
 // (first_published_at DESC, id DESC) WHERE published: TypeORM compares name and columns, not their order.
 @Index('games_catalogue_idx', ['firstPublishedAt', 'id'], { where: "status = 'published'" })
+// The admin's list of games, newest first (created_at DESC, id DESC), all or of one status.
+@Index('games_created_idx', ['createdAt', 'id'])
+@Index('games_status_created_idx', ['status', 'createdAt', 'id'])
+// The admin's search: GIN trigram indexes on slug and lower(title), which TypeORM cannot express.
+@Index('games_slug_search_idx', { synchronize: false })
+@Index('games_title_search_idx', { synchronize: false })
 export class Game {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'games_pkey' })
   id!: string;

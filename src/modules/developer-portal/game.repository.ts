@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../../database/unit-of-work';
+import { likeLiteral } from '../../database/like';
 import { isUuid } from '../../database/uuid';
+import { cursorTimestamp } from '../../http/keyset-cursor';
 import { isUniqueViolation } from '../../errors/database-errors';
 import { SlugTakenError } from './developer-portal.errors';
 
@@ -34,12 +36,40 @@ export interface VersionRecord {
   createdAt: Date;
 }
 
-const GAME_COLUMNS = `id, developer_id AS "developerId", slug, title, coins_per_credit AS "coinsPerCredit",
-  max_score::float8 AS "maxScore", status, current_version_id AS "currentVersionId",
-  first_published_at AS "firstPublishedAt", created_at AS "createdAt"`;
+const gameColumns = (t = '') => `${t}id, ${t}developer_id AS "developerId", ${t}slug, ${t}title, ${t}coins_per_credit AS "coinsPerCredit",
+  ${t}max_score::float8 AS "maxScore", ${t}status, ${t}current_version_id AS "currentVersionId",
+  ${t}first_published_at AS "firstPublishedAt", ${t}created_at AS "createdAt"`;
+const GAME_COLUMNS = gameColumns();
 
 const VERSION_COLUMNS = `id, game_id AS "gameId", label, entry_url AS "entryUrl", status,
   reject_reason AS "rejectReason", created_at AS "createdAt"`;
+
+/** A version waiting for (or past) review, with its game (CONTRACT §18). */
+export interface ReviewRecord {
+  versionId: string;
+  gameId: string;
+  gameSlug: string;
+  gameTitle: string;
+  label: string;
+  entryUrl: string;
+  status: VersionStatus;
+  reason: string | null;
+  createdAt: Date;
+  /** `createdAt` with microseconds, for the cursor. */
+  cursorAt: string;
+}
+
+/** A game as the admin console lists it. */
+export interface AdminGameRecord extends GameRecord {
+  developerName: string;
+  cursorAt: string;
+}
+
+/** Where a keyset page starts: after the row with this creation time and id. */
+export interface CreatedAfter {
+  createdAt: string;
+  id: string;
+}
 
 /** Games and their versions. Non-uuid ids find nothing instead of reaching PostgreSQL. */
 @Injectable()
@@ -128,9 +158,54 @@ export class GameRepository {
     ]);
   }
 
-  async versionById(versionId: string): Promise<VersionRecord | undefined> {
+  async versionById(versionId: string, forUpdate = false): Promise<VersionRecord | undefined> {
     if (!isUuid(versionId)) return undefined;
-    return this.uow.one<VersionRecord>(`SELECT ${VERSION_COLUMNS} FROM game_versions WHERE id = $1`, [versionId]);
+    return this.uow.one<VersionRecord>(`SELECT ${VERSION_COLUMNS} FROM game_versions WHERE id = $1${forUpdate ? ' FOR UPDATE' : ''}`, [versionId]);
+  }
+
+  /**
+   * Versions of one review status with their games: pending oldest first (the queue), approved and
+   * rejected newest first. One range scan of game_versions_review_idx either way.
+   */
+  reviewPage(status: VersionStatus, after: CreatedAfter | undefined, limit: number): Promise<ReviewRecord[]> {
+    const [order, compare] = status === 'pending' ? ['ASC', '>'] : ['DESC', '<'];
+    return this.uow.query<ReviewRecord>(
+      `SELECT v.id AS "versionId", v.game_id AS "gameId", g.slug AS "gameSlug", g.title AS "gameTitle", v.label, v.entry_url AS "entryUrl",
+              v.status, v.reject_reason AS reason, v.created_at AS "createdAt", ${cursorTimestamp('v.created_at')} AS "cursorAt"
+         FROM game_versions v JOIN games g ON g.id = v.game_id
+        WHERE v.status = $2 ${after ? `AND (v.created_at, v.id) ${compare} ($3::timestamptz, $4::uuid)` : ''}
+        ORDER BY v.created_at ${order}, v.id ${order} LIMIT $1`,
+      after ? [limit, status, after.createdAt, after.id] : [limit, status],
+    );
+  }
+
+  /**
+   * Every game, newest first, optionally of one status and whose slug or title contains `query`
+   * (without regard to case): games_created_idx or games_status_created_idx give the order, the
+   * trigram indexes on slug and title find rare matches.
+   */
+  adminPage(filter: { query?: string; status?: GameStatus }, after: CreatedAfter | undefined, limit: number): Promise<AdminGameRecord[]> {
+    const values: unknown[] = [limit];
+    const conditions: string[] = [];
+    if (filter.status !== undefined) {
+      values.push(filter.status);
+      conditions.push(`g.status = $${values.length}`);
+    }
+    if (filter.query !== undefined) {
+      values.push(likeLiteral(filter.query));
+      conditions.push(`(g.slug LIKE '%' || lower($${values.length}) || '%' OR lower(g.title) LIKE '%' || lower($${values.length}) || '%')`);
+    }
+    if (after) {
+      values.push(after.createdAt, after.id);
+      conditions.push(`(g.created_at, g.id) < ($${values.length - 1}::timestamptz, $${values.length}::uuid)`);
+    }
+    return this.uow.query<AdminGameRecord>(
+      `SELECT ${gameColumns('g.')}, d.display_name AS "developerName", ${cursorTimestamp('g.created_at')} AS "cursorAt"
+         FROM games g JOIN developers d ON d.id = g.developer_id
+        ${conditions.length ? `WHERE ${conditions.join(' AND ')}` : ''}
+        ORDER BY g.created_at DESC, g.id DESC LIMIT $1`,
+      values,
+    );
   }
 
   newestPlayableVersion(gameId: string): Promise<VersionRecord | undefined> {

@@ -1,9 +1,11 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../http/error-responses';
+import { Actor } from '../audit/audit-actor.decorator';
+import type { AuditActor } from '../audit/audit.service';
 import { CurrentDeveloper, DeveloperAuth, DeveloperContext } from '../identity/auth.decorators';
 import { GameIdParamsDto } from '../../http/params';
-import {CreateGameDto, CreateVersionDto, GameDto, PublishDto, UpdateGameDto, VersionDto } from './developer-portal.dto';
+import { CreateGameDto, CreateVersionDto, GameDto, PublishDto, UpdateGameDto, VersionDto } from './developer-portal.dto';
 import { GamesService, GameView, VersionView } from './games.service';
 
 const NOT_FOUND = 'NOT_FOUND: unknown game, or another developer\'s';
@@ -55,8 +57,8 @@ export class GamesController {
   @ApiOperation({ summary: 'Upload a version (a build\'s entry URL) for review', description: 'New versions are pending until an administrator approves or rejects them.' })
   @ApiCreatedResponse({ type: VersionDto })
   @ApiErrors({ 400: 'INVALID_REQUEST', 404: NOT_FOUND })
-  addVersion(@CurrentDeveloper() developer: DeveloperContext, @Param() params: GameIdParamsDto, @Body() body: CreateVersionDto): Promise<VersionView> {
-    return this.games.addVersion(developer.developerId, params.gameId, body);
+  addVersion(@CurrentDeveloper() developer: DeveloperContext, @Actor() actor: AuditActor, @Param() params: GameIdParamsDto, @Body() body: CreateVersionDto): Promise<VersionView> {
+    return this.games.addVersion(actor, developer.developerId, params.gameId, body);
   }
 
   @Get(':gameId/versions')
@@ -78,8 +80,8 @@ export class GamesController {
     404: 'NOT_FOUND: unknown or foreign game, or a version that is not this game\'s',
     409: 'GAME_SUSPENDED: suspended by an administrator; VERSION_NOT_APPROVED: the version is pending or rejected',
   })
-  publish(@CurrentDeveloper() developer: DeveloperContext, @Param() params: GameIdParamsDto, @Body() body: PublishDto): Promise<GameView> {
-    return this.games.publish(developer.developerId, params.gameId, body.versionId);
+  publish(@CurrentDeveloper() developer: DeveloperContext, @Actor() actor: AuditActor, @Param() params: GameIdParamsDto, @Body() body: PublishDto): Promise<GameView> {
+    return this.games.publish(actor, developer.developerId, params.gameId, body.versionId);
   }
 
   @Post(':gameId/unpublish')
@@ -88,7 +90,7 @@ export class GamesController {
   @ApiOperation({ summary: 'Take the game off the catalogue' })
   @ApiOkResponse({ type: GameDto })
   @ApiErrors({ 400: 'INVALID_REQUEST', 404: NOT_FOUND, 409: 'GAME_SUSPENDED: only an administrator can lift a suspension' })
-  unpublish(@CurrentDeveloper() developer: DeveloperContext, @Param() params: GameIdParamsDto): Promise<GameView> {
-    return this.games.unpublish(developer.developerId, params.gameId);
+  unpublish(@CurrentDeveloper() developer: DeveloperContext, @Actor() actor: AuditActor, @Param() params: GameIdParamsDto): Promise<GameView> {
+    return this.games.unpublish(actor, developer.developerId, params.gameId);
   }
 }

@@ -2,11 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { DomainEvents } from '../../database/domain-events';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { NotFoundError } from '../../errors/app-error';
+import { decodeCursor, pageOf } from '../../http/keyset-cursor';
+import { AuditActor, AuditService } from '../audit/audit.service';
 import { AchievementRecord, AchievementRepository } from './achievement.repository';
 import { GameSuspendedError, VersionNotApprovedError } from './developer-portal.errors';
-import { GameRecord, GameRepository, GameStatus, VersionRecord } from './game.repository';
+import { GameRecord, GameRepository, GameStatus, ReviewRecord, VersionRecord, VersionStatus } from './game.repository';
 
-export type { GameRecord, VersionRecord } from './game.repository';
+export type { GameRecord, GameStatus, VersionRecord, VersionStatus } from './game.repository';
 export type { AchievementRecord } from './achievement.repository';
 
 export const MAX_SCORE_LIMIT = 9_007_199_254_740_991;
@@ -28,6 +30,13 @@ export interface VersionView {
   entryUrl: string;
   status: VersionRecord['status'];
   createdAt: Date;
+}
+
+export type ReviewView = Omit<ReviewRecord, 'cursorAt'>;
+
+export interface AdminGameView extends GameView {
+  developerId: string;
+  developerName: string;
 }
 
 export function toGameView(game: GameRecord): GameView {
@@ -61,6 +70,7 @@ export class GamesService {
     private readonly events: DomainEvents,
     private readonly games: GameRepository,
     private readonly achievements: AchievementRepository,
+    private readonly audit: AuditService,
   ) {}
 
   // Lookups for other modules (no ownership check).
@@ -134,10 +144,12 @@ export class GamesService {
     });
   }
 
-  addVersion(developerId: string, gameId: string, input: { label: string; entryUrl: string }): Promise<VersionView> {
+  addVersion(actor: AuditActor, developerId: string, gameId: string, input: { label: string; entryUrl: string }): Promise<VersionView> {
     return this.uow.run(async () => {
-      await this.ownedGame(developerId, gameId);
-      return toVersionView(await this.games.insertVersion(gameId, input.label, input.entryUrl));
+      const game = await this.ownedGame(developerId, gameId);
+      const version = await this.games.insertVersion(game.id, input.label, input.entryUrl);
+      await this.audit.record({ ...actor, action: 'version.add', targetId: version.id, details: { gameId: game.id, label: version.label, entryUrl: version.entryUrl } });
+      return toVersionView(version);
     });
   }
 
@@ -146,48 +158,85 @@ export class GamesService {
     return (await this.games.listVersions(gameId)).map(toVersionView);
   }
 
-  publish(developerId: string, gameId: string, versionId: string): Promise<GameView> {
+  /** Publishing the version already published changes nothing and records nothing. */
+  publish(actor: AuditActor, developerId: string, gameId: string, versionId: string): Promise<GameView> {
     return this.uow.run(async () => {
       const game = await this.ownedGame(developerId, gameId, true);
       const version = await this.games.versionById(versionId);
       if (!version || version.gameId !== game.id) throw versionNotFound();
       if (game.status === 'suspended') throw new GameSuspendedError();
       if (version.status !== 'approved') throw new VersionNotApprovedError();
+      if (game.status === 'published' && game.currentVersionId === version.id) return toGameView(game);
+      await this.audit.record({ ...actor, action: 'game.publish', targetId: game.id, details: { versionId: version.id } });
       return this.statusChanged(await this.games.publish(game.id, version.id));
     });
   }
 
-  unpublish(developerId: string, gameId: string): Promise<GameView> {
+  unpublish(actor: AuditActor, developerId: string, gameId: string): Promise<GameView> {
     return this.uow.run(async () => {
       const game = await this.ownedGame(developerId, gameId, true);
       if (game.status === 'suspended') throw new GameSuspendedError();
+      if (game.status === 'unpublished') return toGameView(game);
+      await this.audit.record({ ...actor, action: 'game.unpublish', targetId: game.id });
       return this.statusChanged(await this.games.setStatus(game.id, 'unpublished'));
     });
   }
 
   // Administration.
 
-  async reviewVersion(versionId: string, decision: 'approved' | 'rejected', reason: string | null = null): Promise<VersionView> {
-    const version = await this.games.reviewVersion(versionId, decision, decision === 'rejected' ? reason : null);
-    if (!version) throw versionNotFound();
-    return toVersionView(version);
+  /**
+   * Approves or rejects (a rejection with its reason). The same decision again, with the same
+   * reason, changes nothing and records nothing. `actor` null: the demo world's start-up seeding,
+   * which is nobody's action and is not audited.
+   */
+  reviewVersion(actor: AuditActor | null, versionId: string, decision: 'approved' | 'rejected', reason: string | null = null): Promise<VersionView> {
+    return this.uow.run(async () => {
+      const version = await this.games.versionById(versionId, true);
+      if (!version) throw versionNotFound();
+      const rejectReason = decision === 'rejected' ? reason : null;
+      if (version.status === decision && version.rejectReason === rejectReason) return toVersionView(version);
+      const reviewed = (await this.games.reviewVersion(version.id, decision, rejectReason))!;
+      const action = decision === 'approved' ? 'version.approve' : 'version.reject';
+      if (actor) await this.audit.record({ ...actor, action, targetId: version.id, reason: rejectReason, details: { gameId: version.gameId } });
+      return toVersionView(reviewed);
+    });
   }
 
-  suspend(gameId: string): Promise<GameView> {
+  suspend(actor: AuditActor, gameId: string): Promise<GameView> {
     return this.uow.run(async () => {
       const game = await this.games.byId(gameId, true);
       if (!game) throw gameNotFound();
+      if (game.status === 'suspended') return toGameView(game);
+      await this.audit.record({ ...actor, action: 'game.suspend', targetId: game.id, details: { previousStatus: game.status } });
       return this.statusChanged(await this.games.setStatus(game.id, 'suspended'));
     });
   }
 
   /** Lifting a suspension leaves the game unpublished: the developer publishes again. */
-  unsuspend(gameId: string): Promise<GameView> {
+  unsuspend(actor: AuditActor, gameId: string): Promise<GameView> {
     return this.uow.run(async () => {
       const game = await this.games.byId(gameId, true);
       if (!game) throw gameNotFound();
-      return this.statusChanged(game.status === 'suspended' ? await this.games.setStatus(game.id, 'unpublished') : game);
+      if (game.status !== 'suspended') return toGameView(game);
+      await this.audit.record({ ...actor, action: 'game.unsuspend', targetId: game.id });
+      return this.statusChanged(await this.games.setStatus(game.id, 'unpublished'));
     });
+  }
+
+  /** The review queue and its history (CONTRACT §18); `cursor` is the previous page's `nextCursor`. */
+  async reviewList(status: VersionStatus, options: { limit: number; cursor?: string }): Promise<{ versions: ReviewView[]; nextCursor: string | null }> {
+    const after = options.cursor === undefined ? undefined : decodeCursor(options.cursor, ['timestamp', 'uuid'] as const);
+    const page = await this.games.reviewPage(status, after && { createdAt: after[0], id: after[1] }, options.limit + 1);
+    const { rows, nextCursor } = pageOf(page, options.limit, (row) => [row.cursorAt, row.versionId]);
+    return { versions: rows.map(({ cursorAt: _cursorAt, ...version }) => version), nextCursor };
+  }
+
+  /** Every developer's games for the admin console, newest first. */
+  async adminList(filter: { query?: string; status?: GameStatus }, options: { limit: number; cursor?: string }): Promise<{ games: AdminGameView[]; nextCursor: string | null }> {
+    const after = options.cursor === undefined ? undefined : decodeCursor(options.cursor, ['timestamp', 'uuid'] as const);
+    const page = await this.games.adminPage(filter, after && { createdAt: after[0], id: after[1] }, options.limit + 1);
+    const { rows, nextCursor } = pageOf(page, options.limit, (row) => [row.cursorAt, row.id]);
+    return { games: rows.map((row) => ({ ...toGameView(row), developerId: row.developerId, developerName: row.developerName })), nextCursor };
   }
 
   /** In-process caches (the public leaderboard) drop the game once the change has committed. */

@@ -4,6 +4,9 @@ import { Check, Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn 
 @Entity('accounts')
 // Unique on lower(email): an expression index TypeORM cannot express, so it is not synchronized.
 @Index('accounts_email_key', { synchronize: false })
+// The admin's search: GIN trigram indexes on lower(email) and lower(display_name), expressions too.
+@Index('accounts_email_search_idx', { synchronize: false })
+@Index('accounts_display_name_search_idx', { synchronize: false })
 @Check('accounts_display_name_length', 'char_length(display_name) BETWEEN 1 AND 32')
 export class Account {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'accounts_pkey' })
@@ -23,6 +26,10 @@ export class Account {
 
   @Column('boolean', { name: 'is_admin', default: false })
   isAdmin!: boolean;
+
+  /** Set while an admin's ban lasts (CONTRACT §18): no login session, no API key works. */
+  @Column('timestamptz', { name: 'banned_at', nullable: true })
+  bannedAt!: Date | null;
 
   @CreateDateColumn({ type: 'timestamptz', name: 'created_at', default: () => 'now()' })
   createdAt!: Date;

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../../database/unit-of-work';
+import { likeLiteral } from '../../database/like';
 import { isUuid } from '../../database/uuid';
 import { isUniqueViolation } from '../../errors/database-errors';
 import { EmailTakenError } from './identity.errors';
@@ -11,6 +12,7 @@ export interface AccountRow {
   display_name: string;
   email_verified: boolean;
   is_admin: boolean;
+  banned: boolean;
 }
 
 /** An account with what its roles and /api/me need. */
@@ -26,12 +28,31 @@ export interface AccountViewRow {
   initials: string | null;
 }
 
+/** An account as the admin console lists it: the view plus balance, ban and wallet freeze. */
+export interface AdminAccountRow extends AccountViewRow {
+  balance: number | null;
+  banned_at: Date | null;
+  wallet_frozen_at: Date | null;
+}
+
 const VIEW = `
   SELECT a.id, a.email, a.display_name, a.email_verified_at IS NOT NULL AS email_verified, a.is_admin,
          p.id AS player_id, d.id AS developer_id, p.xp, p.initials
     FROM accounts a
     LEFT JOIN players p ON p.account_id = a.id
     LEFT JOIN developers d ON d.account_id = a.id`;
+
+const ADMIN_VIEW = `
+  SELECT a.id, a.email, a.display_name, a.email_verified_at IS NOT NULL AS email_verified, a.is_admin,
+         p.id AS player_id, d.id AS developer_id, p.xp, p.initials,
+         w.balance::float8 AS balance, a.banned_at, w.frozen_at AS wallet_frozen_at
+    FROM accounts a
+    LEFT JOIN players p ON p.account_id = a.id
+    LEFT JOIN developers d ON d.account_id = a.id
+    LEFT JOIN wallets w ON w.player_id = p.id`;
+
+/** The most accounts one admin search answers (CONTRACT §18). */
+export const USER_SEARCH_LIMIT = 50;
 
 @Injectable()
 export class AccountRepository {
@@ -57,7 +78,8 @@ export class AccountRepository {
    */
   findByEmail(email: string): Promise<AccountRow | undefined> {
     return this.uow.one<AccountRow>(
-      `SELECT id, email, password_hash, display_name, email_verified_at IS NOT NULL AS email_verified, is_admin
+      `SELECT id, email, password_hash, display_name, email_verified_at IS NOT NULL AS email_verified, is_admin,
+              banned_at IS NOT NULL AS banned
          FROM accounts WHERE lower(email) = lower($1) AND email = $1`,
       [email],
     );
@@ -73,17 +95,30 @@ export class AccountRepository {
     return this.uow.one<AccountViewRow>(`${VIEW} WHERE a.id = $1`, [accountId]);
   }
 
-  /** An account as the admin console lists it (CONTRACT §18): with its wallet's balance and freeze. */
-  async adminView(accountId: string): Promise<(AccountViewRow & { balance: string | null; wallet_frozen_at: Date | null }) | undefined> {
+  async adminView(accountId: string): Promise<AdminAccountRow | undefined> {
+    if (!isUuid(accountId)) return undefined;
+    return this.uow.one<AdminAccountRow>(`${ADMIN_VIEW} WHERE a.id = $1`, [accountId]);
+  }
+
+  /**
+   * The first matches of an admin search, by e-mail: e-mail starting with `query` or display name
+   * containing it, both without regard to case. Each side is served by its trigram index.
+   */
+  search(query: string): Promise<AdminAccountRow[]> {
+    return this.uow.query<AdminAccountRow>(
+      `${ADMIN_VIEW}
+        WHERE lower(a.email) LIKE lower($1) || '%' OR lower(a.display_name) LIKE '%' || lower($1) || '%'
+        ORDER BY lower(a.email), a.id LIMIT ${USER_SEARCH_LIMIT}`,
+      [likeLiteral(query)],
+    );
+  }
+
+  /** Locks the account row for an admin change (verify, ban, unban); undefined for unknown ids. */
+  async lockForModeration(accountId: string): Promise<{ id: string; email_verified: boolean; banned: boolean } | undefined> {
+    this.uow.requireTransaction();
     if (!isUuid(accountId)) return undefined;
     return this.uow.one(
-      `SELECT a.id, a.email, a.display_name, a.email_verified_at IS NOT NULL AS email_verified, a.is_admin,
-              p.id AS player_id, d.id AS developer_id, p.xp, p.initials, w.balance, w.frozen_at AS wallet_frozen_at
-         FROM accounts a
-         LEFT JOIN players p ON p.account_id = a.id
-         LEFT JOIN developers d ON d.account_id = a.id
-         LEFT JOIN wallets w ON w.player_id = p.id
-        WHERE a.id = $1`,
+      'SELECT id, email_verified_at IS NOT NULL AS email_verified, banned_at IS NOT NULL AS banned FROM accounts WHERE id = $1 FOR UPDATE',
       [accountId],
     );
   }
@@ -96,6 +131,10 @@ export class AccountRepository {
       [accountId],
     );
     return rows.length === 1;
+  }
+
+  async setBanned(accountId: string, banned: boolean): Promise<void> {
+    await this.uow.query('UPDATE accounts SET banned_at = CASE WHEN $2::boolean THEN now() END WHERE id = $1', [accountId, banned]);
   }
 
   async makeAdmin(accountId: string, passwordHash: string | undefined): Promise<void> {

@@ -1,13 +1,14 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { NotFoundError } from '../../errors/app-error';
+import { AuditActor, AuditService } from '../audit/audit.service';
 import { RateLimiter } from '../rate-limits/rate-limiter.service';
 import { EVERYONE } from '../rate-limits/throttlers';
 import { WalletService } from '../wallet/wallet.service';
-import { AccountRepository, AccountViewRow } from './account.repository';
+import { AccountRepository, AccountViewRow, AdminAccountRow } from './account.repository';
 import { normalizeEmail } from './email-address';
 import { EmailVerificationService } from './email-verification.service';
-import { InvalidCredentialsError } from './identity.errors';
+import { AccountBannedError, InvalidCredentialsError } from './identity.errors';
 import { LoginSessionService } from './login-session.service';
 import { needsRehash, PasswordService } from './password.service';
 import { PlayerRepository } from './player.repository';
@@ -25,7 +26,9 @@ export interface UserView {
 }
 
 /** The user object of the admin console (CONTRACT §18). */
+/** A user as the admin console shows it (CONTRACT §18, §19). */
 export interface AdminUserView extends UserView {
+  /** Null when not linked. */
   balance: number | null;
   bannedAt: Date | null;
   walletFrozenAt: Date | null;
@@ -53,6 +56,10 @@ export function toUser(row: AccountViewRow): UserView {
   };
 }
 
+export function toAdminUser(row: AdminAccountRow): AdminUserView {
+  return { ...toUser(row), balance: row.balance, bannedAt: row.banned_at, walletFrozenAt: row.wallet_frozen_at };
+}
+
 /**
  * Sign-up, login, logout and the account views. Every e-mail that comes in goes through
  * normalizeEmail() here first: the same address for storage, lookup and the limits.
@@ -70,6 +77,7 @@ export class AccountsService {
     private readonly loginSessions: LoginSessionService,
     private readonly verification: EmailVerificationService,
     private readonly limits: RateLimiter,
+    private readonly audit: AuditService,
   ) {}
 
   /**
@@ -137,6 +145,8 @@ export class AccountsService {
     }
     if (!account || !valid) throw new InvalidCredentialsError();
     await Promise.all([this.limits.release(attempt), this.limits.reset('login-per-email', email)]);
+    // Only after the password matched: a stranger learns nothing about the account (CONTRACT §18).
+    if (account.banned) throw new AccountBannedError();
     // Stored before today's parameters (a legacy scrypt hash or a cheaper argon2id): upgrade it now that the password is known.
     if (needsRehash(account.password_hash)) await this.accounts.setPasswordHash(account.id, account.password_hash, await this.passwords.hash(password));
     const token = await this.loginSessions.start(account.id);
@@ -157,13 +167,9 @@ export class AccountsService {
   async adminUser(accountId: string): Promise<AdminUserView> {
     const row = await this.accounts.adminView(accountId);
     if (!row) throw new NotFoundError('No such user.');
-    return {
-      ...toUser(row),
-      balance: row.balance === null ? null : Number(row.balance),
-      bannedAt: null,
-      walletFrozenAt: row.wallet_frozen_at,
-    };
+    return toAdminUser(row);
   }
+
 
   async me(accountId: string): Promise<MeView> {
     const row = await this.accounts.view(accountId);
@@ -206,9 +212,16 @@ export class AccountsService {
     return this.user(await this.verification.verify(token));
   }
 
-  /** Admin action: marks an account's e-mail verified. */
-  async verifyEmail(accountId: string): Promise<UserView> {
-    if (!(await this.accounts.markVerified(accountId))) throw new NotFoundError('No such user.');
-    return this.user(accountId);
+  /** Admin action: marks an account's e-mail verified; audited when it was not verified yet. */
+  async verifyEmail(actor: AuditActor, accountId: string): Promise<UserView> {
+    return this.uow.run(async () => {
+      const account = await this.accounts.lockForModeration(accountId);
+      if (!account) throw new NotFoundError('No such user.');
+      if (!account.email_verified) {
+        await this.accounts.markVerified(account.id);
+        await this.audit.record({ ...actor, action: 'user.verify_email', targetId: account.id });
+      }
+      return this.user(account.id);
+    });
   }
 }

@@ -30,3 +30,16 @@ export class InvalidVerificationTokenError extends InvalidRequestError {
     super('The verification link is invalid or has expired.');
   }
 }
+
+/** Sign-in of a banned account, told only after the password matched (CONTRACT §18). */
+export class AccountBannedError extends AppError {
+  constructor() {
+    super('ACCOUNT_BANNED', 'This account is banned.');
+  }
+}
+
+export class CannotBanYourselfError extends AppError {
+  constructor() {
+    super('CONFLICT', 'You cannot ban yourself.');
+  }
+}

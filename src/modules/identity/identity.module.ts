@@ -1,4 +1,5 @@
 import { Global, Module } from '@nestjs/common';
+import { AuditModule } from '../audit/audit.module';
 import { RateLimitsModule } from '../rate-limits/rate-limits.module';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Account } from './account.entity';
@@ -21,11 +22,12 @@ import { MeController } from './me.controller';
 import { PasswordService } from './password.service';
 import { PlayerRepository } from './player.repository';
 import { PlayersService } from './players.service';
+import { UserModerationService } from './user-moderation.service';
 
 /** Accounts, login sessions and players. Global: the global AuthGuard runs its CookieAuthenticator for every module's cookie routes. */
 @Global()
 @Module({
-  imports: [TypeOrmModule.forFeature([Account, AppSetting, EmailVerificationToken, LoginSession, Player]), WalletModule, RateLimitsModule],
+  imports: [TypeOrmModule.forFeature([Account, AppSetting, EmailVerificationToken, LoginSession, Player]), WalletModule, RateLimitsModule, AuditModule],
   controllers: [AuthController, MeController],
   providers: [
     AccountRepository,
@@ -38,9 +40,10 @@ import { PlayersService } from './players.service';
     LoginSessionService,
     AccountsService,
     PlayersService,
+    UserModerationService,
     AdminBootstrapService,
     CookieAuthenticator,
   ],
-  exports: [MailService, LoginSessionService, EmailVerificationService, AccountsService, PlayersService, CookieAuthenticator],
+  exports: [MailService, LoginSessionService, EmailVerificationService, AccountsService, PlayersService, UserModerationService, CookieAuthenticator],
 })
 export class IdentityModule {}

@@ -21,12 +21,19 @@ export interface AuthRow {
 export class LoginSessionRepository {
   constructor(private readonly uow: UnitOfWork) {}
 
-  async insert(accountId: string, tokenHash: Buffer, ttlSeconds: number): Promise<string> {
+  /**
+   * Starts a login session unless the account is banned (undefined then). FOR SHARE waits for a ban
+   * being committed on the account row and then sees it; a ban that comes after finds this session
+   * and revokes it: no session of a banned account survives a race with sign-in.
+   */
+  async insert(accountId: string, tokenHash: Buffer, ttlSeconds: number): Promise<string | undefined> {
     const row = await this.uow.one<{ id: string }>(
-      `INSERT INTO login_sessions (account_id, token_hash, expires_at) VALUES ($1, $2, now() + make_interval(secs => $3)) RETURNING id`,
+      `INSERT INTO login_sessions (account_id, token_hash, expires_at)
+       SELECT id, $2, now() + make_interval(secs => $3) FROM accounts WHERE id = $1 AND banned_at IS NULL FOR SHARE
+       RETURNING id`,
       [accountId, tokenHash, ttlSeconds],
     );
-    return row!.id;
+    return row?.id;
   }
 
   /** One indexed read per request: the live login session with everything the guards check. */
@@ -40,9 +47,15 @@ export class LoginSessionRepository {
          LEFT JOIN developers d ON d.account_id = a.id
          LEFT JOIN players p ON p.account_id = a.id
          LEFT JOIN wallets w ON w.player_id = p.id
-        WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND s.expires_at > now()`,
+        WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND s.expires_at > now() AND a.banned_at IS NULL`,
       [tokenHash],
     );
+  }
+
+  /** Revokes every live login session of the account (a ban): for good, a later unban revives none. */
+  async revokeAllOf(accountId: string): Promise<number> {
+    const rows = await this.uow.query('UPDATE login_sessions SET revoked_at = now() WHERE account_id = $1 AND revoked_at IS NULL RETURNING id', [accountId]);
+    return rows.length;
   }
 
   async revokeByHash(tokenHash: Buffer): Promise<void> {

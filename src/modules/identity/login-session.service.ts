@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { LOGIN_SESSION_TTL_SECONDS, readAuthToken } from './auth-cookie';
 import type { AccountContext } from './auth-context';
+import { AccountBannedError } from './identity.errors';
 import { LoginSessionRepository } from './login-session.repository';
 
 /** Tokens are 32 random bytes in base64url; anything else is not worth a database read. */
@@ -17,11 +18,16 @@ function hashToken(token: string): Buffer {
 export class LoginSessionService {
   constructor(private readonly sessions: LoginSessionRepository) {}
 
-  /** Starts a login session; the token is returned once, for the cookie. */
+  /** Starts a login session; the token is returned once, for the cookie. A banned account gets none (403 ACCOUNT_BANNED). */
   async start(accountId: string): Promise<string> {
     const token = randomBytes(32).toString('base64url');
-    await this.sessions.insert(accountId, hashToken(token), LOGIN_SESSION_TTL_SECONDS);
+    if (!(await this.sessions.insert(accountId, hashToken(token), LOGIN_SESSION_TTL_SECONDS))) throw new AccountBannedError();
     return token;
+  }
+
+  /** Ends every login session of a banned account, on every instance at once (sessions are read per request). */
+  async revokeAllOf(accountId: string): Promise<void> {
+    await this.sessions.revokeAllOf(accountId);
   }
 
   /** The signed-in account of a request's `auth_session` cookie, or undefined (no database read without a well-formed token). */

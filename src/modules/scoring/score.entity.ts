@@ -14,6 +14,7 @@ export type ScoreSource = 'player' | 'trusted';
 @Index('scores_board_all_idx', ['gameId', 'score', 'achievedAt', 'id'], { where: 'initials IS NOT NULL AND removed_at IS NULL' })
 @Index('scores_board_week_idx', ['gameId', 'weekStart', 'score', 'achievedAt', 'id'], { where: 'initials IS NOT NULL AND removed_at IS NULL' })
 @Index('scores_game_all_idx', ['gameId', 'score', 'achievedAt', 'id'])
+@Index('scores_game_week_idx', ['gameId', 'weekStart', 'score', 'achievedAt', 'id'])
 @Index('scores_pending_initials_idx', ['playerId'], { where: 'needs_initials AND initials IS NULL' })
 @Index('scores_play_session_idx', ['playSessionId'])
 export class Score {

@@ -1,6 +1,7 @@
 import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Score } from './score.entity';
+import { AuditModule } from '../audit/audit.module';
 import { PlaySessionsModule } from '../play-sessions/play-sessions.module';
 import { RateLimitsModule } from '../rate-limits/rate-limits.module';
 import { LeaderboardCacheMiddleware } from './leaderboard-cache.middleware';
@@ -15,7 +16,7 @@ import { TrustedScoreController } from './trusted-score.controller';
 
 /** Scores (player and trusted), high-score initials and the public leaderboards. */
 @Module({
-  imports: [TypeOrmModule.forFeature([Score]), PlaySessionsModule, RateLimitsModule],
+  imports: [TypeOrmModule.forFeature([Score]), PlaySessionsModule, RateLimitsModule, AuditModule],
   controllers: [ScoringController, MyScoresController, LeaderboardController, TrustedScoreController],
   providers: [ScoringRepository, SubmitScoreService, ScoreInitialsService, LeaderboardService, ScoreModerationService],
   exports: [LeaderboardService, ScoreModerationService],

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { isUuid } from '../../database/uuid';
+import { cursorTimestamp } from '../../http/keyset-cursor';
 import { BOARD_SIZE, BoardEntry } from './leaderboard.rules';
 
 import type { ScoreSource } from './score.entity';
@@ -58,6 +59,28 @@ export const BOARD_WEEK_SQL = `SELECT id, initials, score::text AS score, achiev
   ORDER BY scores.score DESC, scores.achieved_at ASC, scores.id ASC LIMIT ${BOARD_SIZE}`;
 
 const toBoardRow = (r: BoardDbRow): BoardRow => ({ id: r.id, initials: r.initials, score: r.score, achievedAt: r.achieved_at, source: r.source });
+
+/** A saved score as the admin console lists it (CONTRACT §18). */
+export interface AdminScoreRow {
+  scoreId: string;
+  /** Decimal digits, as on the boards. */
+  score: string;
+  initials: string | null;
+  source: ScoreSource;
+  /** The player's account (user) id. */
+  playerId: string;
+  achievedAt: Date;
+  removedAt: Date | null;
+  /** `achievedAt` with microseconds, for the cursor. */
+  cursorAt: string;
+}
+
+/** Where a page of a game's scores starts: after this score in board order. */
+export interface ScoreAfter {
+  score: string;
+  achievedAt: string;
+  id: string;
+}
 
 /** A score taken off the boards: when, and whether this call did it (false: it already was). */
 export interface RemovedScore {
@@ -138,6 +161,34 @@ export class ScoringRepository {
       [playerId],
     );
     return rows.map((r) => ({ scoreId: r.id, sessionId: r.play_session_id, gameSlug: r.slug, score: r.score, achievedAt: r.achieved_at }));
+  }
+
+  /**
+   * Every saved score of a game (of one ISO week when `weekStart` is given), removed ones included,
+   * in board order: score descending, earlier first, then id. scores_game_all_idx and
+   * scores_game_week_idx give that order; a page after `after` starts at its score in the index
+   * (`score <= $`) and skips only the ties before it.
+   */
+  adminPage(gameId: string, weekStart: string | undefined, after: ScoreAfter | undefined, limit: number): Promise<AdminScoreRow[]> {
+    const values: unknown[] = [limit, gameId];
+    const conditions = ['s.game_id = $2'];
+    if (weekStart !== undefined) {
+      values.push(weekStart);
+      conditions.push(`s.week_start = $${values.length}::date`);
+    }
+    if (after) {
+      values.push(after.score, after.achievedAt, after.id);
+      const [score, at, id] = [values.length - 2, values.length - 1, values.length].map((n) => `$${n}`);
+      conditions.push(`s.score <= ${score}::bigint AND (s.score < ${score}::bigint OR s.achieved_at > ${at}::timestamptz OR (s.achieved_at = ${at}::timestamptz AND s.id > ${id}::uuid))`);
+    }
+    return this.uow.query<AdminScoreRow>(
+      `SELECT s.id AS "scoreId", s.score::text AS score, s.initials, s.source, p.account_id AS "playerId", s.achieved_at AS "achievedAt",
+              s.removed_at AS "removedAt", ${cursorTimestamp('s.achieved_at')} AS "cursorAt"
+         FROM scores s JOIN players p ON p.id = s.player_id
+        WHERE ${conditions.join(' AND ')}
+        ORDER BY s.score DESC, s.achieved_at ASC, s.id ASC LIMIT $1`,
+      values,
+    );
   }
 
   /**

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../../database/unit-of-work';
+import { AuditActor, AuditService } from '../audit/audit.service';
 import { IdempotencyService, IdempotentResult } from '../idempotency/idempotency.service';
 import { WalletNotFoundError } from './wallet.errors';
 import { WalletService } from './wallet.service';
@@ -17,11 +18,13 @@ export class AdminCreditsService {
     private readonly uow: UnitOfWork,
     private readonly wallets: WalletService,
     private readonly idempotency: IdempotencyService,
+    private readonly audit: AuditService,
   ) {}
 
-  async credit(adminAccountId: string, userId: string, input: { coins: number; reason: string; idempotencyKey: string }): Promise<IdempotentResult<CreditAnswer>> {
+  /** Audited once, with the credit: a replay records nothing. */
+  async credit(actor: AuditActor, userId: string, input: { coins: number; reason: string; idempotencyKey: string }): Promise<IdempotentResult<CreditAnswer>> {
     const request = {
-      caller: `account:${adminAccountId}` as const,
+      caller: `account:${actor.actorId}` as const,
       key: input.idempotencyKey,
       fingerprint: this.idempotency.fingerprint('admin-credit', userId, input),
       checkPath: async () => {
@@ -33,6 +36,9 @@ export class AdminCreditsService {
         const walletId = await this.wallets.walletIdOfAccount(userId);
         if (!walletId) throw new WalletNotFoundError();
         const { entryId, balance } = await this.wallets.credit(walletId, input.coins, input.reason);
+        // A uuid that found a wallet; PostgreSQL prints uuids in lower case, the audit log does too.
+        const targetId = userId.toLowerCase();
+        await this.audit.record({ ...actor, action: 'wallet.credit', targetId, reason: input.reason, details: { coins: input.coins, entryId } });
         return { entryId, balance, replayed: false };
       }),
     );

@@ -2,8 +2,10 @@ import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestj
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { ApiErrors } from '../../http/error-responses';
+import { Actor } from '../audit/audit-actor.decorator';
+import type { AuditActor } from '../audit/audit.service';
 import { AccountNotLinkedError } from '../identity/identity.errors';
-import { AccountContext, AdminAuth, AdminContext, CurrentAccount, CurrentAdmin, CurrentDeveloper, DeveloperAuth, DeveloperContext, SignedIn } from '../identity/auth.decorators';
+import { AccountContext, AdminAuth, CurrentAccount, CurrentDeveloper, DeveloperAuth, DeveloperContext, SignedIn } from '../identity/auth.decorators';
 import { AdminCreditsService } from './admin-credits.service';
 import { PAGE_LIMIT_DEFAULT, UserIdParamsDto } from '../../http/params';
 import { CreditCoinsDto, CreditResultDto, DailyEarningsDto, DailyEarningsQueryDto, EarningsDto, WalletDto, WalletQueryDto } from './wallet.dto';
@@ -35,12 +37,12 @@ export class WalletController {
   @ApiOkResponse({ type: CreditResultDto, description: 'Replay of an applied key: credited once' })
   @ApiErrors({ 400: 'INVALID_REQUEST', 404: 'NOT_FOUND: unknown user, or a user without a player profile', 409: 'IDEMPOTENCY_KEY_CONFLICT' })
   async credit(
-    @CurrentAdmin() admin: AdminContext,
+    @Actor() actor: AuditActor,
     @Param() params: UserIdParamsDto,
     @Body() body: CreditCoinsDto,
     @Res({ passthrough: true }) res: Response,
   ): Promise<CreditResultDto> {
-    const result = await this.adminCredits.credit(admin.accountId, params.userId, body);
+    const result = await this.adminCredits.credit(actor, params.userId, body);
     res.status(result.statusCode);
     return result.body;
   }

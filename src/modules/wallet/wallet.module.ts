@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AuditModule } from '../audit/audit.module';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Wallet } from './wallet.entity';
 import { InsertionVoid } from './insertion-void.entity';
@@ -11,7 +12,7 @@ import { WalletRepository } from './wallet.repository';
 import { WalletService } from './wallet.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Wallet, LedgerEntry, Insertion, DeveloperEarning, InsertionVoid])],
+  imports: [TypeOrmModule.forFeature([Wallet, LedgerEntry, Insertion, DeveloperEarning, InsertionVoid]), AuditModule],
   controllers: [WalletController],
   providers: [WalletRepository, WalletService, AdminCreditsService],
   exports: [WalletService],
