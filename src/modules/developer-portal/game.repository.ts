@@ -182,7 +182,8 @@ export class GameRepository {
   /**
    * Every game, newest first, optionally of one status and whose slug or title contains `query`
    * (without regard to case): games_created_idx or games_status_created_idx give the order, the
-   * trigram indexes on slug and title find rare matches.
+   * trigram indexes on slug and title find rare matches. A search is sent unprepared, so that it is
+   * planned with its pattern (a generic plan cannot tell a rare match from a common one).
    */
   adminPage(filter: { query?: string; status?: GameStatus }, after: CreatedAfter | undefined, limit: number): Promise<AdminGameRecord[]> {
     const values: unknown[] = [limit];
@@ -199,13 +200,11 @@ export class GameRepository {
       values.push(after.createdAt, after.id);
       conditions.push(`(g.created_at, g.id) < ($${values.length - 1}::timestamptz, $${values.length}::uuid)`);
     }
-    return this.uow.query<AdminGameRecord>(
-      `SELECT ${gameColumns('g.')}, d.display_name AS "developerName", ${cursorTimestamp('g.created_at')} AS "cursorAt"
+    const sql = `SELECT ${gameColumns('g.')}, d.display_name AS "developerName", ${cursorTimestamp('g.created_at')} AS "cursorAt"
          FROM games g JOIN developers d ON d.id = g.developer_id
         ${conditions.length ? `WHERE ${conditions.join(' AND ')}` : ''}
-        ORDER BY g.created_at DESC, g.id DESC LIMIT $1`,
-      values,
-    );
+        ORDER BY g.created_at DESC, g.id DESC LIMIT $1`;
+    return filter.query === undefined ? this.uow.query<AdminGameRecord>(sql, values) : this.uow.dataSource.manager.query(sql, values);
   }
 
   newestPlayableVersion(gameId: string): Promise<VersionRecord | undefined> {
