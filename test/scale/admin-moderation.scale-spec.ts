@@ -1,0 +1,70 @@
+import type { TestApp } from '../support/app';
+import { signedInAdmin } from '../support/admin';
+import { createDeveloper, createWorldApp, publishGame, signUpVerifiedPlayer } from '../support/factories';
+import { fundPlayer, getBoard, idempotencyKey, playAndScore, postInitials, startSession } from '../support/play';
+
+/**
+ * Moderation across two instances on one PostgreSQL and one Redis (CONTRACT §18): a ban made
+ * through one instance ends the user's cookies on the other at once (login sessions are read from
+ * PostgreSQL on every request), and a score removed through one leaves the other's boards within a
+ * second (each instance caches a board for at most 500 ms).
+ */
+describe('moderation across instances', () => {
+  let a: TestApp;
+  let b: TestApp;
+
+  beforeAll(async () => {
+    if (!process.env.REDIS_URL) throw new Error('REDIS_URL is required: the instances share rate-limit counters through Redis');
+    const env = { REDIS_URL: process.env.REDIS_URL };
+    a = await createWorldApp({ env });
+    b = await createWorldApp({ env, databaseUrl: a.databaseUrl });
+  });
+  afterAll(async () => {
+    await b?.close();
+    await a?.close();
+  });
+
+  it('a ban through one instance: the other refuses the user\'s cookie at once, and their open game can no longer insert a coin there', async () => {
+    const dev = await createDeveloper(a);
+    const game = await publishGame(a, dev);
+    const player = await signUpVerifiedPlayer(a);
+    await fundPlayer(a, player, 5);
+    const { sessionId } = await startSession(b, player, game.slug);
+    const coin = () => b.http().post(`/api/play/sessions/${sessionId}/insert-coin`).set('Cookie', player.cookie).send({ idempotencyKey: idempotencyKey('coin') });
+    await b.http().get('/api/me').set('Cookie', player.cookie).expect(200);
+    expect((await coin()).status).toBe(200);
+
+    const admin = await signedInAdmin(a);
+    await admin.post(`/api/admin/users/${player.accountId}/ban`, { reason: 'Cheating.' }).expect(200);
+
+    const me = await b.http().get('/api/me').set('Cookie', player.cookie);
+    expect([me.status, me.body.error]).toEqual([401, 'UNAUTHENTICATED']);
+    expect((await coin()).status).toBe(401);
+    const login = await b.http().post('/auth/login').send({ email: player.email, password: player.password });
+    expect([login.status, login.body.error]).toEqual([403, 'ACCOUNT_BANNED']);
+    const insertions = await a.db.query('SELECT count(*)::int AS n FROM insertions WHERE play_session_id = $1', [sessionId]);
+    expect(insertions.rows[0].n).toBe(1);
+  });
+
+  it('a score removed through one instance leaves the other\'s cached boards within one second', async () => {
+    const dev = await createDeveloper(a);
+    const game = await publishGame(a, dev);
+    const player = await signUpVerifiedPlayer(a);
+    await fundPlayer(a, player, 5);
+    const low = await playAndScore(a, player, game.slug, 10);
+    await postInitials(a, player, low.sessionId, low.scoreId as string, 'LOW').expect(200);
+    const forged = await playAndScore(a, player, game.slug, 99999);
+    const scores = async (t: TestApp, period: 'all' | 'week') => (await getBoard(t, game.slug, period).expect(200)).body.scores.map((e: { score: string }) => e.score);
+
+    // Instance B caches both boards with the forged score on top.
+    for (const period of ['all', 'week'] as const) expect(await scores(b, period)).toEqual(['99999', '10']);
+
+    const admin = await signedInAdmin(a);
+    await admin.post(`/api/admin/scores/${forged.scoreId}/remove`, { reason: 'Forged.' }).expect(200);
+    // The instance that removed it dropped its cache at once.
+    for (const period of ['all', 'week'] as const) expect(await scores(a, period)).toEqual(['10']);
+
+    await new Promise((r) => setTimeout(r, 1000));
+    for (const period of ['all', 'week'] as const) expect(await scores(b, period)).toEqual(['10']);
+  });
+});
