@@ -56,7 +56,7 @@ type AuthKind =
   | 'garbageAuthorization';
 
 /** Values that are valid for the query parameters the API has; any other parameter is left out of a well-formed request. */
-const WELL_FORMED_QUERY: Record<string, string[]> = { limit: ['1', '20', '100'], period: ['all', 'week'], pendingInitials: ['true'] };
+const WELL_FORMED_QUERY: Record<string, string[]> = { limit: ['1', '20', '100'], period: ['all', 'week'], pendingInitials: ['true'], query: ['player', 'game', 'a'] };
 
 const AUTH_KINDS: AuthKind[] = [
   'none', 'player', 'otherPlayer', 'developer', 'admin', 'chunkedPlayer', 'gappedChunks', 'tamperedCookie', 'truncatedCookie',
@@ -213,6 +213,11 @@ describe('fuzzing every operation of /openapi.json', () => {
      */
     const heal = async () => {
       const [s0] = w.studios;
+      // A generated ban ends a world user's login sessions for good: lift it and sign them in again.
+      for (const user of [w.players[0].user, w.players[1].user, s0.dev, w.studios[1].dev]) {
+        await t.http().post(`/api/admin/users/${user.accountId}/unban`).set('Cookie', w.admin.cookie);
+        if ((await t.http().get('/api/me').set('Cookie', user.cookie)).status === 401) await refreshCookie(t, user);
+      }
       await t.http().post(`/api/admin/wallets/${w.players[0].user.accountId}/unfreeze`).set('Cookie', w.admin.cookie);
       await t.http().post(`/api/admin/games/${s0.game.gameId}/unsuspend`).set('Cookie', w.admin.cookie);
       await t.http().post(`/api/admin/versions/${s0.game.versionId}/approve`).set('Cookie', w.admin.cookie);
@@ -232,6 +237,7 @@ describe('fuzzing every operation of /openapi.json', () => {
       const [s0] = w.studios;
       const [p0] = w.players;
       if (name === 'insertionId') return p0.insertionId;
+      if (name === 'scoreId') return p0.scoreId;
       if (path.endsWith('/score/initials')) return scoredSessionId;
       if (path.endsWith('/insert-coin')) return unpaidSessionId;
       if (name === 'gameId') return s0.game.gameId;
