@@ -3,6 +3,7 @@ import { AuditModule } from '../audit/audit.module';
 import { ScoringModule } from '../scoring/scoring.module';
 import { WalletModule } from '../wallet/wallet.module';
 import { AdminAuditController } from './admin-audit.controller';
+import { AdminPagesController } from './admin-pages.controller';
 import { AdminScoresController } from './admin-scores.controller';
 import { AdminUsersController } from './admin-users.controller';
 import { AdminController } from './admin.controller';
@@ -13,7 +14,7 @@ import { WalletFreezeService } from './wallet-freeze.service';
 /** Operator tools over the exported services of identity, the developer portal, wallet, scoring and the audit log. */
 @Module({
   imports: [WalletModule, ScoringModule, AuditModule],
-  controllers: [AdminController, AdminUsersController, AdminScoresController, AdminAuditController, AdminPaymentsController],
+  controllers: [AdminController, AdminUsersController, AdminScoresController, AdminAuditController, AdminPaymentsController, AdminPagesController],
   providers: [WalletFreezeService, VoidInsertionService],
 })
 export class AdminModule {}

@@ -60,6 +60,8 @@ interface FieldProps {
   required?: boolean;
   /** Left out of the body when empty. */
   optional?: boolean;
+  /** Goes into the form's action in place of `{name}` (an id the endpoint takes in its path), not into the body. */
+  path?: boolean;
   autocomplete?: string;
 }
 
@@ -86,6 +88,7 @@ export function TextField(props: FieldProps & { type?: 'text' | 'email' | 'passw
         spellcheck={props.spellcheck}
         aria-describedby={props.hint ? `${props.id}-hint` : undefined}
         data-optional={props.optional ? '' : undefined}
+        data-path={props.path ? '' : undefined}
       />
       <Hint id={props.id} text={props.hint} />
     </div>

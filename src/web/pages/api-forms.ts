@@ -41,13 +41,14 @@ function isField(element: Element): element is Field {
 
 /**
  * The JSON body of a form: numbers for number fields, booleans for checkboxes, the checked radio,
- * strings otherwise; an empty number field or an empty `data-optional` field is left out.
- * Undefined when the form has no fields (an action such as "Retire").
+ * strings otherwise; an empty number field or an empty `data-optional` field is left out, and so is
+ * a `data-path` field (it goes into the path: see `formAction`). Undefined when the form has no
+ * fields (an action such as "Retire").
  */
 export function formBody(form: HTMLFormElement): Record<string, unknown> | undefined {
   const body: Record<string, unknown> = {};
   for (const element of Array.from(form.elements)) {
-    if (!isField(element) || !element.name || element.disabled) continue;
+    if (!isField(element) || !element.name || element.disabled || element.hasAttribute('data-path')) continue;
     if (element instanceof HTMLInputElement && element.type === 'radio') {
       if (element.checked) body[element.name] = element.value;
     } else if (element instanceof HTMLInputElement && element.type === 'checkbox') {
@@ -59,6 +60,21 @@ export function formBody(form: HTMLFormElement): Record<string, unknown> | undef
     }
   }
   return Object.keys(body).length > 0 ? body : undefined;
+}
+
+/**
+ * The endpoint of a form: its action with each `{name}` replaced by the value of its `data-path`
+ * field (an id typed by the user, such as "Insertion id"); a message instead when one is empty.
+ */
+export function formAction(form: HTMLFormElement): { path: string } | { missing: string } {
+  let missing: string | undefined;
+  const path = (form.getAttribute('action') ?? '').replace(/\{(\w+)\}/g, (_match, name: string) => {
+    const field = Array.from(form.elements).find((element): element is Field => isField(element) && element.name === name);
+    const value = field?.value.trim() ?? '';
+    if (!value) missing ??= field?.labels?.[0]?.textContent ?? name;
+    return encodeURIComponent(value);
+  });
+  return missing === undefined ? { path } : { missing };
 }
 
 function messageOf(answer: ApiAnswer): string {
@@ -83,12 +99,17 @@ export function showStoredFlash(doc: Document, win: Window): void {
   }
 }
 
-/** Replaces the page's `data-region` parts with the server's current rendering of the same page. */
-async function refreshRegions(doc: Document, win: Window): Promise<void> {
+/**
+ * Replaces the page's `data-region` parts with the server's current rendering of the same page
+ * (its address now); `stillWanted` can drop an answer that a later refresh overtook.
+ */
+export async function refreshRegions(doc: Document, win: Window, stillWanted: () => boolean = () => true): Promise<void> {
   try {
     const response = await fetch(win.location.href, { credentials: 'same-origin', headers: { accept: 'text/html' } });
     if (!response.ok) throw new Error(String(response.status));
-    const fresh = new DOMParser().parseFromString(await response.text(), 'text/html');
+    const html = await response.text();
+    if (!stillWanted()) return;
+    const fresh = new DOMParser().parseFromString(html, 'text/html');
     for (const region of Array.from(fresh.querySelectorAll<HTMLElement>('[data-region][id]'))) {
       doc.getElementById(region.id)?.replaceWith(doc.importNode(region, true));
     }
@@ -134,8 +155,13 @@ async function submit(form: HTMLFormElement, doc: Document, win: Window): Promis
   const alert = form.querySelector<HTMLElement>('[data-form-error]');
   if (alert) alert.textContent = '';
   // Busy, not disabled: disabling the focused button would drop keyboard focus.
+  const action = formAction(form);
+  if ('missing' in action) {
+    if (alert) alert.textContent = `Fill in ${action.missing}.`;
+    return;
+  }
   form.setAttribute('aria-busy', 'true');
-  const answer = await callApi(form.dataset.apiMethod ?? 'POST', form.getAttribute('action') ?? '', formBody(form));
+  const answer = await callApi(form.dataset.apiMethod ?? 'POST', action.path, formBody(form));
   form.removeAttribute('aria-busy');
   if (answer.status >= 200 && answer.status < 300) return succeeded(form, answer.body, doc, win);
   if (alert) alert.textContent = messageOf(answer);

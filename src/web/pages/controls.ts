@@ -1,14 +1,24 @@
 /** Small behaviours of the server-rendered pages, each keyed by a data attribute. */
 
-/** `data-edit="<template id>"`: opens the row's edit form (kept in a template, so the row holds only its own text) as a dialog in that row. */
+/**
+ * `data-edit="<template id>"`: opens the row's edit form (kept in a template, so the row holds only
+ * its own text) as a dialog in that row. While it is open its opener is hidden, so the row names
+ * each button once ("Credit coins" and the dialog's "Credit" are not both there); closing the
+ * dialog brings the opener and its focus back.
+ */
 function openEditor(button: HTMLElement, doc: Document): void {
   const template = doc.getElementById(button.dataset.edit!);
   if (!(template instanceof HTMLTemplateElement)) return;
   const dialog = template.content.firstElementChild?.cloneNode(true);
   if (!(dialog instanceof HTMLDialogElement)) return;
   template.after(dialog);
-  dialog.addEventListener('close', () => dialog.remove());
+  dialog.addEventListener('close', () => {
+    dialog.remove();
+    button.hidden = false;
+    button.focus();
+  });
   dialog.showModal();
+  button.hidden = true;
 }
 
 /** `data-copy="<element id>"`: copies that element's text, saying so in the nearby `data-copy-status`. */

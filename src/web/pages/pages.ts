@@ -8,6 +8,7 @@ import { iconSvg } from './dom-icons';
 import { showStoredFlash, startApiForms } from './api-forms';
 import { startBuyCoins } from './buy-coins';
 import { startControls } from './controls';
+import { startAdmin } from './admin';
 
 
 async function getJson(path: string): Promise<{ status: number; body: any }> {
@@ -129,4 +130,5 @@ export function startPages(doc: Document, win: Window): void {
   const page = doc.body.dataset.page;
   if (page === 'catalogue') void renderCatalogue(doc);
   if (page === 'game') void renderGame(doc);
+  if (page === 'admin') startAdmin(doc, win);
 }

@@ -24,6 +24,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The admin console (HTML)
+         * @description Sections Review, Games, Users, Scores and Audit log over the admin API. The query string holds what each section shows: `review`, `games`, `scores` and `audit` (a list's cursor), `gameQuery` and `gameStatus` (Search games), `user` (Find a user), `game` (the game of Scores).
+         */
+        get: operations["AdminPages_page"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The audit log, newest first
+         * @description One entry per admin action and per listed developer action (key created or revoked, game published or unpublished, version added), written in the same transaction as the change. `actorId` and `targetId` filter; cursor paging: pass `nextCursor` as `cursor`.
+         */
+        get: operations["AdminAudit_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/games": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every developer's games, newest first
+         * @description `query` finds games whose slug or title contains it (any case); `status` keeps one status. Cursor paging: pass `nextCursor` as `cursor`.
+         */
+        get: operations["Admin_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/games/{gameId}/scores": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A game's saved scores, best first
+         * @description Every saved score of the period (all time, or this ISO week), removed ones included with `removedAt`; test-mode scores are never saved. Cursor paging: pass `nextCursor` as `cursor`.
+         */
+        get: operations["AdminScores_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/games/{gameId}/suspend": {
         parameters: {
             query?: never;
@@ -33,7 +113,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Suspend a game: nobody but admins can play it, and its developer cannot publish it */
+        /**
+         * Suspend a game: nobody but admins can play it, and its developer cannot publish it
+         * @description Audited as `game.suspend`.
+         */
         post: operations["Admin_suspend"];
         delete?: never;
         options?: never;
@@ -50,7 +133,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Lift a suspension: the game returns to unpublished */
+        /**
+         * Lift a suspension: the game returns to unpublished
+         * @description Audited as `game.unsuspend`.
+         */
         post: operations["Admin_unsuspend"];
         delete?: never;
         options?: never;
@@ -78,6 +164,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/scores/{scoreId}/remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take a score off every board
+         * @description Off the all-time and weekly boards at once (other instances within a second); the next best take its place. Its insertion stays paid and verifiable. Audited as `score.remove` with the reason. A repeat answers the first `removedAt` and records nothing.
+         */
+        post: operations["AdminScores_remove"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find users
+         * @description Users whose e-mail address starts with `query` or whose display name contains it (any case): the first 50, by e-mail address.
+         */
+        get: operations["AdminUsers_search"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users/{userId}/ban": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ban a user
+         * @description Revokes every login session of the user at once and for good (every instance refuses the cookies from then on; unbanning revives none). While banned, sign-in answers 403 ACCOUNT_BANNED after the password check and the user's API keys answer 401. Games stay as they are. Audited as `user.ban` with the reason; banning a banned user changes nothing and answers the first `bannedAt`.
+         */
+        post: operations["AdminUsers_ban"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users/{userId}/unban": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Lift a ban
+         * @description The user may sign in again (their old sessions stay revoked) and their API keys work again. Audited as `user.unban`; unbanning a user who is not banned changes nothing.
+         */
+        post: operations["AdminUsers_unban"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/users/{userId}/verify-email": {
         parameters: {
             query?: never;
@@ -87,8 +253,31 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Mark an account's e-mail as verified */
-        post: operations["Admin_verifyEmail"];
+        /**
+         * Mark an account's e-mail as verified
+         * @description Audited as `user.verify_email`; an address already verified changes nothing.
+         */
+        post: operations["AdminUsers_verifyEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Versions by review status
+         * @description pending (the default) oldest first: the review queue; approved and rejected newest first. Cursor paging: pass `nextCursor` as `cursor`.
+         */
+        get: operations["Admin_versions"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -104,7 +293,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Approve a version: the developer may publish it */
+        /**
+         * Approve a version: the developer may publish it
+         * @description Audited as `version.approve`; approving an approved version changes nothing.
+         */
         post: operations["Admin_approve"];
         delete?: never;
         options?: never;
@@ -121,7 +313,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Reject a version, with an optional reason */
+        /**
+         * Reject a version, with an optional reason
+         * @description Audited as `version.reject` with the reason; the same rejection again changes nothing.
+         */
         post: operations["Admin_reject"];
         delete?: never;
         options?: never;
@@ -1240,6 +1435,77 @@ export interface components {
             name: string;
             secret: boolean;
         };
+        AdminGameDto: {
+            /** @example 2 */
+            coinsPerCredit: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description The published version; null until one is published */
+            currentVersionId: string | null;
+            /**
+             * @description The developer who owns the game
+             * @example 3f2b8c1e-5d4a-4f6b-9c7d-8e9f0a1b2c3d
+             */
+            developerId: string;
+            /** @example Pixel Forge */
+            developerName: string;
+            /**
+             * @description Opaque id (at most 64 characters)
+             * @example 3f2b8c1e-5d4a-4f6b-9c7d-8e9f0a1b2c3d
+             */
+            gameId: string;
+            /** @example 9007199254740991 */
+            maxScore: number;
+            /** @example coin-clicker */
+            slug: string;
+            /** @enum {string} */
+            status: "unpublished" | "published" | "suspended";
+            /** @example Coin Clicker */
+            title: string;
+        };
+        AdminGamesPageDto: {
+            /** @description Newest first */
+            games: components["schemas"]["AdminGameDto"][];
+            /** @description Pass as `cursor` for the next page; null at the end */
+            nextCursor: string | null;
+        };
+        AdminScoreDto: {
+            /** Format: date-time */
+            achievedAt: string;
+            /**
+             * @description Null until typed
+             * @example ADA
+             */
+            initials: string | null;
+            /**
+             * @description The player's user (account) id
+             * @example 3f2b8c1e-5d4a-4f6b-9c7d-8e9f0a1b2c3d
+             */
+            playerId: string;
+            /**
+             * Format: date-time
+             * @description When an admin removed it from the boards; null otherwise
+             */
+            removedAt: string | null;
+            /**
+             * @description The score as a digit string, as on the boards
+             * @example 12500
+             */
+            score: string;
+            /**
+             * @description Opaque id (at most 64 characters)
+             * @example 3f2b8c1e-5d4a-4f6b-9c7d-8e9f0a1b2c3d
+             */
+            scoreId: string;
+            /** @enum {string} */
+            source: "player" | "trusted";
+        };
+        AdminScoresPageDto: {
+            /** @description Pass as `cursor` for the next page; null at the end */
+            nextCursor: string | null;
+            /** @description Best first (ties: earlier first), removed scores included */
+            scores: components["schemas"]["AdminScoreDto"][];
+        };
         AdminUserDto: {
             /**
              * @description Wallet balance in coins; null when not linked
@@ -1282,6 +1548,10 @@ export interface components {
         AdminUserResponseDto: {
             user: components["schemas"]["AdminUserDto"];
         };
+        AdminUsersDto: {
+            /** @description The first 50 matches, by e-mail address */
+            users: components["schemas"]["AdminUserDto"][];
+        };
         ApiKeyDto: {
             /** Format: date-time */
             createdAt: string;
@@ -1306,6 +1576,63 @@ export interface components {
             prefix: string;
             /** Format: date-time */
             revokedAt: string | null;
+        };
+        AuditEntryDto: {
+            /**
+             * @example user.ban
+             * @enum {string}
+             */
+            action: "user.verify_email" | "user.ban" | "user.unban" | "wallet.credit" | "wallet.freeze" | "wallet.unfreeze" | "version.add" | "version.approve" | "version.reject" | "game.publish" | "game.unpublish" | "game.suspend" | "game.unsuspend" | "key.create" | "key.revoke" | "score.remove" | "insertion.void";
+            /** @example admin@example.com */
+            actorEmail: string;
+            /**
+             * @description The acting user
+             * @example 3f2b8c1e-5d4a-4f6b-9c7d-8e9f0a1b2c3d
+             */
+            actorId: string;
+            /** Format: date-time */
+            at: string;
+            /**
+             * @description What else the action needs to be read later (coins, the version's game...); never a secret
+             * @example {
+             *       "coins": 20
+             *     }
+             */
+            details: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description Entry id
+             * @example 1042
+             */
+            id: string;
+            /** @example Forged score from a modified client */
+            reason: string | null;
+            /** @description The X-Request-Id of the answer that made the change */
+            requestId: string | null;
+            /**
+             * @description Opaque id (at most 64 characters)
+             * @example 3f2b8c1e-5d4a-4f6b-9c7d-8e9f0a1b2c3d
+             */
+            targetId: string;
+            /**
+             * @example user
+             * @enum {string}
+             */
+            targetType: "user" | "version" | "game" | "key" | "score" | "insertion";
+        };
+        AuditPageDto: {
+            /** @description Newest first */
+            entries: components["schemas"]["AuditEntryDto"][];
+            /** @description Pass as `cursor` for the next page; null at the end */
+            nextCursor: string | null;
+        };
+        BanUserDto: {
+            /**
+             * @description Why, for the audit log: 1 to 200 characters
+             * @example Forged score from a modified client
+             */
+            reason: string;
         };
         BecomeDeveloperDto: {
             /**
@@ -1590,7 +1917,7 @@ export interface components {
              * @description Machine-readable error code
              * @enum {string}
              */
-            error: "INVALID_REQUEST" | "INVALID_SIGNATURE" | "UNAUTHENTICATED" | "INSUFFICIENT_COINS" | "FORBIDDEN" | "EMAIL_NOT_VERIFIED" | "ACCOUNT_NOT_LINKED" | "LIVE_KEY_REQUIRED" | "WALLET_FROZEN" | "NOT_FOUND" | "GAME_UNAVAILABLE" | "SESSION_NOT_FOUND" | "ACHIEVEMENT_NOT_FOUND" | "SCORE_NOT_FOUND" | "EMAIL_TAKEN" | "SLUG_TAKEN" | "VERSION_NOT_APPROVED" | "GAME_SUSPENDED" | "ACHIEVEMENT_LIMIT_REACHED" | "ACHIEVEMENT_KEY_TAKEN" | "ACHIEVEMENT_KEY_LOCKED" | "IDEMPOTENCY_KEY_CONFLICT" | "COIN_REQUIRED" | "INSERTION_ALREADY_SCORED" | "SESSION_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "SCORE_OUT_OF_RANGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+            error: "INVALID_REQUEST" | "INVALID_SIGNATURE" | "UNAUTHENTICATED" | "INSUFFICIENT_COINS" | "FORBIDDEN" | "EMAIL_NOT_VERIFIED" | "ACCOUNT_NOT_LINKED" | "LIVE_KEY_REQUIRED" | "WALLET_FROZEN" | "ACCOUNT_BANNED" | "NOT_FOUND" | "GAME_UNAVAILABLE" | "SESSION_NOT_FOUND" | "ACHIEVEMENT_NOT_FOUND" | "SCORE_NOT_FOUND" | "CONFLICT" | "EMAIL_TAKEN" | "SLUG_TAKEN" | "VERSION_NOT_APPROVED" | "GAME_SUSPENDED" | "ACHIEVEMENT_LIMIT_REACHED" | "ACHIEVEMENT_KEY_TAKEN" | "ACHIEVEMENT_KEY_LOCKED" | "IDEMPOTENCY_KEY_CONFLICT" | "COIN_REQUIRED" | "INSERTION_ALREADY_SCORED" | "SESSION_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "SCORE_OUT_OF_RANGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
             /** @description Human-readable explanation */
             message: string;
             /** @description On RATE_LIMITED */
@@ -2081,10 +2408,29 @@ export interface components {
         };
         RejectVersionDto: {
             /**
-             * @description Why the version was rejected
+             * @description Why the version was rejected, at most 200 characters (as every reason the audit log keeps); shown to the developer
              * @example The game does not load.
              */
             reason?: string;
+        };
+        RemoveScoreDto: {
+            /**
+             * @description Why, for the audit log: 1 to 200 characters
+             * @example Forged score from a modified client
+             */
+            reason: string;
+        };
+        RemovedScoreDto: {
+            /**
+             * Format: date-time
+             * @description When it was first removed (a repeat answers the same)
+             */
+            removedAt: string;
+            /**
+             * @description Opaque id (at most 64 characters)
+             * @example 3f2b8c1e-5d4a-4f6b-9c7d-8e9f0a1b2c3d
+             */
+            scoreId: string;
         };
         ResendVerificationResultDto: {
             /**
@@ -2092,6 +2438,40 @@ export interface components {
              * @example true
              */
             sent: boolean;
+        };
+        ReviewPageDto: {
+            /** @description Pass as `cursor` for the next page; null at the end */
+            nextCursor: string | null;
+            versions: components["schemas"]["ReviewVersionDto"][];
+        };
+        ReviewVersionDto: {
+            /** Format: date-time */
+            createdAt: string;
+            /** @example https://games.example.com/coin-clicker/1.0.0/index.html */
+            entryUrl: string;
+            /**
+             * @description Opaque id (at most 64 characters)
+             * @example 3f2b8c1e-5d4a-4f6b-9c7d-8e9f0a1b2c3d
+             */
+            gameId: string;
+            /** @example coin-clicker */
+            gameSlug: string;
+            /** @example Coin Clicker */
+            gameTitle: string;
+            /** @example 1.0.0 */
+            label: string;
+            /**
+             * @description The rejection reason; null unless rejected with one
+             * @example null
+             */
+            reason: string | null;
+            /** @enum {string} */
+            status: "pending" | "approved" | "rejected";
+            /**
+             * @description Opaque id (at most 64 characters)
+             * @example 3f2b8c1e-5d4a-4f6b-9c7d-8e9f0a1b2c3d
+             */
+            versionId: string;
         };
         RewardItemDto: {
             /**
@@ -2438,6 +2818,344 @@ export interface operations {
             };
         };
     };
+    AdminPages_page: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The HTML page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Signed out: redirect to /auth/login?next=<this path> */
+            302: {
+                headers: {
+                    /** @description The sign-in page */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description INVALID_REQUEST: the body is not valid JSON, or is nested deeper than 32 levels, or holds U+0000, a lone surrogate, a `__proto__` or `constructor` key; or a path, query or body value breaks its rule (`details` names the fields: at most 20 entries) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The HTML 404 page: unknown or foreign resource, or a role the visitor lacks */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is over 65,536 bytes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: a non-empty body that is not JSON (`application/json` or `application/*+json`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unreachable or the request took longer than 9 seconds; retry after `Retry-After` (1) seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait: 1 */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    AdminAudit_list: {
+        parameters: {
+            query?: {
+                /** @description The nextCursor of the previous page (opaque) */
+                cursor?: string;
+                /** @description Items per page, 1 to 100 */
+                limit?: number;
+                /** @description Only entries of this acting user */
+                actorId?: string;
+                /** @description Only entries about this user, version, game, key, score or insertion */
+                targetId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditPageDto"];
+                };
+            };
+            /** @description INVALID_REQUEST: a bad parameter, or an unreadable cursor */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: a state-changing request from another origin; FORBIDDEN: the account is not an administrator */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is over 65,536 bytes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: a non-empty body that is not JSON (`application/json` or `application/*+json`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unreachable or the request took longer than 9 seconds; retry after `Retry-After` (1) seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait: 1 */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Admin_list: {
+        parameters: {
+            query?: {
+                /** @description The nextCursor of the previous page (opaque) */
+                cursor?: string;
+                /** @description Items per page, 1 to 100 */
+                limit?: number;
+                /** @description Slug or title contains this (any case) */
+                query?: string;
+                /** @description Only games of this status */
+                status?: "unpublished" | "published" | "suspended";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminGamesPageDto"];
+                };
+            };
+            /** @description INVALID_REQUEST: a bad parameter, or an unreadable cursor */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: a state-changing request from another origin; FORBIDDEN: the account is not an administrator */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is over 65,536 bytes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: a non-empty body that is not JSON (`application/json` or `application/*+json`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unreachable or the request took longer than 9 seconds; retry after `Retry-After` (1) seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait: 1 */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    AdminScores_list: {
+        parameters: {
+            query?: {
+                /** @description The nextCursor of the previous page (opaque) */
+                cursor?: string;
+                /** @description Items per page, 1 to 100 */
+                limit?: number;
+                /** @description all: every saved score; week: those achieved since Monday 00:00 UTC of this ISO week */
+                period?: "all" | "week";
+            };
+            header?: never;
+            path: {
+                /** @description Opaque id (at most 64 characters) */
+                gameId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminScoresPageDto"];
+                };
+            };
+            /** @description INVALID_REQUEST: a bad parameter, or an unreadable cursor */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: a state-changing request from another origin; FORBIDDEN: the account is not an administrator */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: unknown game */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is over 65,536 bytes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: a non-empty body that is not JSON (`application/json` or `application/*+json`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unreachable or the request took longer than 9 seconds; retry after `Retry-After` (1) seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait: 1 */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     Admin_suspend: {
         parameters: {
             query?: never;
@@ -2712,7 +3430,363 @@ export interface operations {
             };
         };
     };
-    Admin_verifyEmail: {
+    AdminScores_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Score id (the `scoreId` of a saved score) */
+                scoreId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RemoveScoreDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RemovedScoreDto"];
+                };
+            };
+            /** @description INVALID_REQUEST: reason missing or over 200 characters, or id over 64 characters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: a state-changing request from another origin; FORBIDDEN: the account is not an administrator */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: unknown score */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is over 65,536 bytes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: a non-empty body that is not JSON (`application/json` or `application/*+json`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unreachable or the request took longer than 9 seconds; retry after `Retry-After` (1) seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait: 1 */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    AdminUsers_search: {
+        parameters: {
+            query: {
+                /** @description E-mail address starts with, or display name contains, this (any case) */
+                query: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminUsersDto"];
+                };
+            };
+            /** @description INVALID_REQUEST: query missing, empty or over 100 characters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: a state-changing request from another origin; FORBIDDEN: the account is not an administrator */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is over 65,536 bytes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: a non-empty body that is not JSON (`application/json` or `application/*+json`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unreachable or the request took longer than 9 seconds; retry after `Retry-After` (1) seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait: 1 */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    AdminUsers_ban: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Account id (the `id` of a user) */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BanUserDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminUserResponseDto"];
+                };
+            };
+            /** @description INVALID_REQUEST: reason missing or over 200 characters, or id over 64 characters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: a state-changing request from another origin; FORBIDDEN: the account is not an administrator */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: unknown user */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT: banning yourself */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is over 65,536 bytes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: a non-empty body that is not JSON (`application/json` or `application/*+json`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unreachable or the request took longer than 9 seconds; retry after `Retry-After` (1) seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait: 1 */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    AdminUsers_unban: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Account id (the `id` of a user) */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminUserResponseDto"];
+                };
+            };
+            /** @description INVALID_REQUEST: id over 64 characters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: a state-changing request from another origin; FORBIDDEN: the account is not an administrator */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: unknown user */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is over 65,536 bytes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: a non-empty body that is not JSON (`application/json` or `application/*+json`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unreachable or the request took longer than 9 seconds; retry after `Retry-After` (1) seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait: 1 */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    AdminUsers_verifyEmail: {
         parameters: {
             query?: never;
             header?: never;
@@ -2761,6 +3835,88 @@ export interface operations {
             };
             /** @description NOT_FOUND: unknown user */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is over 65,536 bytes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: a non-empty body that is not JSON (`application/json` or `application/*+json`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unreachable or the request took longer than 9 seconds; retry after `Retry-After` (1) seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait: 1 */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    Admin_versions: {
+        parameters: {
+            query?: {
+                /** @description The nextCursor of the previous page (opaque) */
+                cursor?: string;
+                /** @description Items per page, 1 to 100 */
+                limit?: number;
+                /** @description Review status: pending (oldest first), approved or rejected (newest first) */
+                status?: "pending" | "approved" | "rejected";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewPageDto"];
+                };
+            };
+            /** @description INVALID_REQUEST: a bad parameter, or an unreadable cursor */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: a state-changing request from another origin; FORBIDDEN: the account is not an administrator */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,0 +1,565 @@
+/**
+ * `/admin` (CONTRACT §17, §17.1): the admin console over the §18–§19 API, one page with the
+ * sections "Review", "Games", "Users", "Scores" and "Audit log" and links to them at the top of
+ * `<main>`. Every list is rendered here from the services; its `data-region` is rendered again by
+ * the page script after an action or a search, with the page's query string holding what each
+ * section shows (a search, a chosen game, a page of a list).
+ */
+import type { ComponentChildren } from 'preact';
+import { ApiForm, Cell, Hidden, NumberField, Select, Submit, TextField } from '../../web/layout/components';
+import { Layout, Viewer } from '../../web/layout/layout';
+import type { AuditEntry } from '../audit/audit.service';
+import type { AdminGameView, GameStatus, ReviewView } from '../developer-portal/games.service';
+import type { AdminUserView } from '../identity/user-moderation.service';
+import type { AdminScoreView } from '../scoring/score-moderation.service';
+
+/** What the page shows, in its query string: each section keeps its own parameters. */
+export interface AdminPageState {
+  /** Review: the page of pending versions after this cursor. */
+  review?: string;
+  /** Games: the search, the status filter, and the page after this cursor. */
+  gameQuery?: string;
+  gameStatus?: GameStatus;
+  games?: string;
+  /** Users: the search. */
+  user?: string;
+  /** Scores: the chosen game, and the page after this cursor. */
+  game?: string;
+  scores?: string;
+  /** Audit log: the older page after this cursor. */
+  audit?: string;
+}
+
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+}
+
+export interface AdminPageProps {
+  viewer: Viewer;
+  state: AdminPageState;
+  review: Page<ReviewView>;
+  games: Page<AdminGameView>;
+  /** Null until something was searched. */
+  users: AdminUserView[] | null;
+  /** The games to choose from in "Scores" (newest first). */
+  gameChoices: { gameId: string; title: string }[];
+  /** Null until a game is chosen; `unknown` for a game id that is no game. */
+  scores: Page<AdminScoreView> | 'unknown' | null;
+  audit: Page<AuditEntry>;
+  /** A fresh idempotency key for each form that needs one (credit, void): a double submit applies once. */
+  newKey: () => string;
+}
+
+/** `/admin` with `state` changed by `change` (empty values dropped), at `section`. */
+export function adminHref(state: AdminPageState, change: Partial<AdminPageState>, section: string): string {
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries({ ...state, ...change })) if (value) query.set(name, value);
+  const search = query.toString();
+  return `/admin${search ? `?${search}` : ''}#${section}`;
+}
+
+const SECTIONS = [
+  { id: 'review', name: 'Review' },
+  { id: 'games', name: 'Games' },
+  { id: 'users', name: 'Users' },
+  { id: 'scores', name: 'Scores' },
+  { id: 'audit-log', name: 'Audit log' },
+] as const;
+
+function Section(props: { id: string; name: string; children: ComponentChildren }) {
+  return (
+    <section id={props.id} class="admin-section" aria-labelledby={`${props.id}-heading`} tabindex={-1}>
+      <h2 id={`${props.id}-heading`}>{props.name}</h2>
+      {props.children}
+    </section>
+  );
+}
+
+function When(props: { at: Date | string | null; empty?: string }) {
+  if (props.at === null) return <>{props.empty ?? '—'}</>;
+  const iso = new Date(props.at).toISOString();
+  return <time datetime={iso}>{iso}</time>;
+}
+
+function NextPage(props: { href: string | null; children?: string }) {
+  return props.href ? (
+    <p class="pager">
+      <a href={props.href}>{props.children ?? 'Next page'}</a>
+    </p>
+  ) : null;
+}
+
+/** A button in a row that opens a dialog in that row (kept in a template until then), with Cancel. */
+function RowDialog(props: { id: string; opener: string; variant?: 'secondary' | 'danger'; children: ComponentChildren }) {
+  return (
+    <>
+      <button type="button" class={`button small ${props.variant ?? 'secondary'}`} data-edit={props.id}>
+        {props.opener}
+      </button>
+      <template id={props.id}>
+        <dialog aria-labelledby={`${props.id}-heading`}>
+          {props.children}
+        </dialog>
+      </template>
+    </>
+  );
+}
+
+function Cancel() {
+  return (
+    <button type="button" class="button secondary" data-close="">
+      Cancel
+    </button>
+  );
+}
+
+function ReviewSection(props: AdminPageProps) {
+  const { items, nextCursor } = props.review;
+  return (
+    <Section id="review" name="Review">
+      <div id="review-region" data-region="">
+        <table class="data">
+          <caption>Pending versions</caption>
+          <thead>
+            <tr>
+              <th scope="col">Game</th>
+              <th scope="col">Version</th>
+              <th scope="col">Entry URL</th>
+              <th scope="col">Submitted</th>
+              <th scope="col">Decision</th>
+            </tr>
+          </thead>
+          <tbody>
+            {items.length === 0 ? (
+              <tr>
+                <td colspan={5}>No version waits for review.</td>
+              </tr>
+            ) : (
+              items.map((version) => (
+                <tr data-version-id={version.versionId}>
+                  <Cell label="Game">
+                    <div class="stack">
+                      {version.gameTitle}
+                      <span class="mono">{version.gameSlug}</span>
+                    </div>
+                  </Cell>
+                  <Cell label="Version">{version.label}</Cell>
+                  <Cell label="Entry URL" class="mono">
+                    {version.entryUrl}
+                  </Cell>
+                  <Cell label="Submitted">
+                    <When at={version.createdAt} />
+                  </Cell>
+                  <Cell label="Decision">
+                    <div class="actions">
+                      <ApiForm method="POST" action={`/api/admin/versions/${encodeURIComponent(version.versionId)}/approve`} after="refresh" flash={`${version.gameTitle} ${version.label} approved.`} class="row-action">
+                        <Submit>Approve</Submit>
+                      </ApiForm>
+                      <ApiForm method="POST" action={`/api/admin/versions/${encodeURIComponent(version.versionId)}/reject`} after="refresh" flash={`${version.gameTitle} ${version.label} rejected.`} class="row-action reject">
+                        <TextField id={`reject-reason-${version.versionId}`} label="Reason" name="reason" optional hint="Optional, shown to the developer (at most 200 characters)." />
+                        <Submit variant="danger">Reject</Submit>
+                      </ApiForm>
+                    </div>
+                  </Cell>
+                </tr>
+              ))
+            )}
+          </tbody>
+        </table>
+        <NextPage href={nextCursor ? adminHref(props.state, { review: nextCursor }, 'review') : null} />
+      </div>
+    </Section>
+  );
+}
+
+export const GAME_STATUSES: readonly GameStatus[] = ['unpublished', 'published', 'suspended'];
+
+function GamesSection(props: AdminPageProps) {
+  const { items, nextCursor } = props.games;
+  const { state } = props;
+  return (
+    <Section id="games" name="Games">
+      <form method="get" action="/admin#games" class="search" data-live-search="" data-cursor="games">
+        <div class="field">
+          <label for="game-query">Search games</label>
+          <input id="game-query" type="search" name="gameQuery" value={state.gameQuery ?? ''} autocomplete="off" aria-describedby="game-query-hint" />
+          <small id="game-query-hint" class="hint">
+            A part of the slug or the title.
+          </small>
+        </div>
+        <Select
+          id="game-status"
+          label="Status"
+          name="gameStatus"
+          value={state.gameStatus ?? ''}
+          options={[{ value: '', label: 'Any status' }, ...GAME_STATUSES.map((status) => ({ value: status, label: status }))]}
+        />
+      </form>
+      <div id="games-region" data-region="">
+        <table class="data">
+          <caption>{state.gameQuery || state.gameStatus ? 'Games found' : 'All games, newest first'}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Title</th>
+              <th scope="col">Slug</th>
+              <th scope="col">Developer</th>
+              <th scope="col">Status</th>
+              <th scope="col">Created</th>
+              <th scope="col">Action</th>
+            </tr>
+          </thead>
+          <tbody>
+            {items.length === 0 ? (
+              <tr>
+                <td colspan={6}>No game matches.</td>
+              </tr>
+            ) : (
+              items.map((game) => (
+                <tr data-game-id={game.gameId}>
+                  <Cell label="Title">{game.title}</Cell>
+                  <Cell label="Slug" class="mono">
+                    {game.slug}
+                  </Cell>
+                  <Cell label="Developer">{game.developerName}</Cell>
+                  <Cell label="Status" class={`status-${game.status}`}>
+                    {game.status}
+                  </Cell>
+                  <Cell label="Created">
+                    <When at={game.createdAt} />
+                  </Cell>
+                  <Cell label="Action">
+                    {game.status === 'suspended' ? (
+                      <ApiForm method="POST" action={`/api/admin/games/${encodeURIComponent(game.gameId)}/unsuspend`} after="refresh" flash={`${game.title} unsuspended: it is unpublished now.`} class="row-action">
+                        <Submit variant="secondary">Unsuspend</Submit>
+                      </ApiForm>
+                    ) : (
+                      <ApiForm method="POST" action={`/api/admin/games/${encodeURIComponent(game.gameId)}/suspend`} after="refresh" flash={`${game.title} suspended.`} class="row-action">
+                        <Submit variant="danger">Suspend</Submit>
+                      </ApiForm>
+                    )}
+                  </Cell>
+                </tr>
+              ))
+            )}
+          </tbody>
+        </table>
+        <NextPage href={nextCursor ? adminHref(state, { games: nextCursor }, 'games') : null} />
+      </div>
+    </Section>
+  );
+}
+
+function UserActions(props: { user: AdminUserView; viewer: Viewer; newKey: () => string }) {
+  const { user } = props;
+  const id = encodeURIComponent(user.id);
+  const who = user.email;
+  return (
+    <div class="actions">
+      {user.emailVerified ? null : (
+        <ApiForm method="POST" action={`/api/admin/users/${id}/verify-email`} after="refresh" flash={`${who} verified.`} class="row-action">
+          <Submit variant="secondary">Verify e-mail</Submit>
+        </ApiForm>
+      )}
+      {user.linked ? (
+        <RowDialog id={`credit-${user.id}`} opener="Credit coins">
+          <ApiForm method="POST" action={`/api/admin/wallets/${id}/credits`} labelledBy={`credit-${user.id}-heading`} after="refresh" flash={`Coins credited to ${who}.`}>
+            <h3 id={`credit-${user.id}-heading`}>{`Credit coins to ${who}`}</h3>
+            <NumberField id={`credit-coins-${user.id}`} label="Coins" name="coins" min={1} max={100000} required hint="1 to 100,000." />
+            <TextField id={`credit-reason-${user.id}`} label="Reason" name="reason" required hint="Kept on the ledger entry and in the audit log (at most 200 characters)." />
+            <Hidden name="idempotencyKey" value={props.newKey()} />
+            <div class="actions">
+              <Submit>Credit</Submit>
+              <Cancel />
+            </div>
+          </ApiForm>
+        </RowDialog>
+      ) : null}
+      {user.bannedAt ? (
+        <ApiForm method="POST" action={`/api/admin/users/${id}/unban`} after="refresh" flash={`${who} unbanned.`} class="row-action">
+          <Submit variant="secondary">Unban</Submit>
+        </ApiForm>
+      ) : (
+        <RowDialog id={`ban-${user.id}`} opener="Ban" variant="danger">
+          <ApiForm method="POST" action={`/api/admin/users/${id}/ban`} labelledBy={`ban-${user.id}-heading`} after="refresh" flash={`${who} banned.`}>
+            <h3 id={`ban-${user.id}-heading`}>{`Ban ${who}`}</h3>
+            <p>Every session of this user ends at once; they cannot sign in and their API keys stop working until unbanned.</p>
+            <TextField id={`ban-reason-${user.id}`} label="Reason" name="reason" required hint="For the audit log (at most 200 characters)." />
+            <div class="actions">
+              <Submit variant="danger">Confirm ban</Submit>
+              <Cancel />
+            </div>
+          </ApiForm>
+        </RowDialog>
+      )}
+      {user.linked ? (
+        user.walletFrozenAt ? (
+          <ApiForm method="POST" action={`/api/admin/wallets/${id}/unfreeze`} after="refresh" flash={`The wallet of ${who} is unfrozen.`} class="row-action">
+            <Submit variant="secondary">Unfreeze wallet</Submit>
+          </ApiForm>
+        ) : (
+          <ApiForm method="POST" action={`/api/admin/wallets/${id}/freeze`} after="refresh" flash={`The wallet of ${who} is frozen.`} class="row-action">
+            <Submit variant="secondary">Freeze wallet</Submit>
+          </ApiForm>
+        )
+      ) : null}
+    </div>
+  );
+}
+
+function UsersSection(props: AdminPageProps) {
+  const { users, state } = props;
+  return (
+    <Section id="users" name="Users">
+      <form method="get" action="/admin#users" class="search" data-live-search="">
+        <div class="field">
+          <label for="user-query">Find a user</label>
+          <input id="user-query" type="search" name="user" value={state.user ?? ''} autocomplete="off" maxlength={100} aria-describedby="user-query-hint" />
+          <small id="user-query-hint" class="hint">
+            The start of an e-mail address, or a part of a display name.
+          </small>
+        </div>
+      </form>
+      <div id="users-region" data-region="">
+        {users === null ? (
+          <p class="hint">Search to see users (the first 50 matches).</p>
+        ) : (
+          <table class="data">
+            <caption>Users found</caption>
+            <thead>
+              <tr>
+                <th scope="col">User</th>
+                <th scope="col">Roles</th>
+                <th scope="col">E-mail</th>
+                <th scope="col" class="num">Balance</th>
+                <th scope="col">Account</th>
+                <th scope="col">Wallet</th>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {users.length === 0 ? (
+                <tr>
+                  <td colspan={7}>No user matches.</td>
+                </tr>
+              ) : (
+                users.map((user) => (
+                  <tr data-user-id={user.id}>
+                    <Cell label="User">
+                      <div class="stack">
+                        {user.id === props.viewer.accountId ? `${user.displayName} (you)` : user.displayName}
+                        <span class="mono">{user.email}</span>
+                      </div>
+                    </Cell>
+                    <Cell label="Roles">{user.roles.length ? user.roles.join(', ') : '—'}</Cell>
+                    <Cell label="E-mail">{user.emailVerified ? 'verified' : 'unverified'}</Cell>
+                    <Cell label="Balance" class="num">
+                      {user.balance === null ? 'not linked' : `${user.balance} coins`}
+                    </Cell>
+                    <Cell label="Account">
+                      {user.bannedAt ? (
+                        <span class="status-suspended">
+                          banned since <When at={user.bannedAt} />
+                        </span>
+                      ) : (
+                        'active'
+                      )}
+                    </Cell>
+                    <Cell label="Wallet">
+                      {user.walletFrozenAt ? (
+                        <span class="status-suspended">
+                          frozen since <When at={user.walletFrozenAt} />
+                        </span>
+                      ) : user.linked ? (
+                        'open'
+                      ) : (
+                        '—'
+                      )}
+                    </Cell>
+                    <Cell label="Actions">
+                      <UserActions user={user} viewer={props.viewer} newKey={props.newKey} />
+                    </Cell>
+                  </tr>
+                ))
+              )}
+            </tbody>
+          </table>
+        )}
+      </div>
+    </Section>
+  );
+}
+
+function ScoreRows(props: { scores: AdminScoreView[] }) {
+  return (
+    <>
+      {props.scores.map((score) => (
+        <tr data-score-id={score.scoreId}>
+          <Cell label="Score" class="num">
+            {score.score}
+          </Cell>
+          <Cell label="Initials" class="initials-cell">
+            {score.initials ?? '—'}
+          </Cell>
+          <Cell label="Source">{score.source}</Cell>
+          <Cell label="Player" class="mono">
+            {score.playerId}
+          </Cell>
+          <Cell label="Achieved">
+            <When at={score.achievedAt} />
+          </Cell>
+          <Cell label="Boards">
+            {score.removedAt ? (
+              <span class="status-suspended">
+                removed <When at={score.removedAt} />
+              </span>
+            ) : (
+              <RowDialog id={`remove-${score.scoreId}`} opener="Remove score" variant="danger">
+                <ApiForm method="POST" action={`/api/admin/scores/${encodeURIComponent(score.scoreId)}/remove`} labelledBy={`remove-${score.scoreId}-heading`} after="refresh" flash={`The score ${score.score} is off the boards.`}>
+                  <h3 id={`remove-${score.scoreId}-heading`}>{`Remove the score ${score.score}`}</h3>
+                  <p>It leaves every board at once; its insertion stays paid. To give the coins back, void the insertion instead.</p>
+                  <TextField id={`remove-reason-${score.scoreId}`} label="Reason" name="reason" required hint="For the audit log (at most 200 characters)." />
+                  <div class="actions">
+                    <Submit variant="danger">Confirm removal</Submit>
+                    <Cancel />
+                  </div>
+                </ApiForm>
+              </RowDialog>
+            )}
+          </Cell>
+        </tr>
+      ))}
+    </>
+  );
+}
+
+function ScoresSection(props: AdminPageProps) {
+  const { state, scores } = props;
+  return (
+    <Section id="scores" name="Scores">
+      <form method="get" action="/admin#scores" class="search" data-live-search="" data-cursor="scores">
+        <Select
+          id="score-game"
+          label="Game"
+          name="game"
+          value={state.game ?? ''}
+          hint="Its saved scores, best first, removed ones included."
+          options={[{ value: '', label: 'Choose a game' }, ...props.gameChoices.map((game) => ({ value: game.gameId, label: game.title }))]}
+        />
+      </form>
+      <div id="scores-region" data-region="">
+        {scores === null ? (
+          <p class="hint">Choose a game to see its scores.</p>
+        ) : scores === 'unknown' ? (
+          <p class="notice" data-tone="error">
+            There is no such game.
+          </p>
+        ) : (
+          <>
+            <table class="data">
+              <caption>Saved scores</caption>
+              <thead>
+                <tr>
+                  <th scope="col" class="num">Score</th>
+                  <th scope="col">Initials</th>
+                  <th scope="col">Source</th>
+                  <th scope="col">Player</th>
+                  <th scope="col">Achieved</th>
+                  <th scope="col">Boards</th>
+                </tr>
+              </thead>
+              <tbody>
+                {scores.items.length === 0 ? (
+                  <tr>
+                    <td colspan={6}>No score saved yet.</td>
+                  </tr>
+                ) : (
+                  <ScoreRows scores={scores.items} />
+                )}
+              </tbody>
+            </table>
+            <NextPage href={scores.nextCursor ? adminHref(state, { scores: scores.nextCursor }, 'scores') : null} />
+          </>
+        )}
+      </div>
+      <div class="panel narrow">
+        <ApiForm method="POST" action="/api/admin/insertions/{insertionId}/void" labelledBy="void-heading" after="refresh" flash="Insertion voided: the coins are back in the player's wallet.">
+          <h3 id="void-heading">Void an insertion</h3>
+          <p class="hint">Gives the player's coins back, takes the insertion out of the developer's earnings and its score off the boards.</p>
+          <TextField id="void-insertion" label="Insertion id" name="insertionId" path required />
+          <TextField id="void-reason" label="Reason" name="reason" required hint="For the audit log (at most 200 characters)." />
+          <Hidden name="idempotencyKey" value={props.newKey()} />
+          <Submit variant="danger">Void</Submit>
+        </ApiForm>
+      </div>
+    </Section>
+  );
+}
+
+function AuditSection(props: AdminPageProps) {
+  const { items, nextCursor } = props.audit;
+  return (
+    <Section id="audit-log" name="Audit log">
+      <div id="audit-region" data-region="">
+        <table class="data">
+          <caption>Audit log</caption>
+          <thead>
+            <tr>
+              <th scope="col">When</th>
+              <th scope="col">Actor</th>
+              <th scope="col">Action</th>
+              <th scope="col">Target</th>
+              <th scope="col">Reason</th>
+            </tr>
+          </thead>
+          <tbody>
+            {items.length === 0 ? (
+              <tr>
+                <td colspan={5}>Nothing recorded yet.</td>
+              </tr>
+            ) : (
+              items.map((entry) => (
+                <tr>
+                  <Cell label="When">
+                    <When at={entry.at} />
+                  </Cell>
+                  <Cell label="Actor">{entry.actorEmail}</Cell>
+                  <Cell label="Action" class="mono">
+                    {entry.action}
+                  </Cell>
+                  <Cell label="Target" class="mono">
+                    {`${entry.targetType} ${entry.targetId}`}
+                  </Cell>
+                  <Cell label="Reason">{entry.reason ?? '—'}</Cell>
+                </tr>
+              ))
+            )}
+          </tbody>
+        </table>
+        <NextPage href={nextCursor ? adminHref(props.state, { audit: nextCursor }, 'audit-log') : null}>Older</NextPage>
+      </div>
+    </Section>
+  );
+}
+
+export function AdminPage(props: AdminPageProps) {
+  return (
+    <Layout title="Admin" viewer={props.viewer} page="admin" section="admin">
+      <h1>Admin</h1>
+      <nav aria-label="Admin sections" class="subnav">
+        <ul>
+          {SECTIONS.map((section) => (
+            <li>
+              <a href={`#${section.id}`}>{section.name}</a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <ReviewSection {...props} />
+      <GamesSection {...props} />
+      <UsersSection {...props} />
+      <ScoresSection {...props} />
+      <AuditSection {...props} />
+    </Layout>
+  );
+}

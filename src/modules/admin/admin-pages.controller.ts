@@ -1,0 +1,93 @@
+import { randomUUID } from 'node:crypto';
+import { Controller, Get, Query, Res } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { h } from 'preact';
+import { AppError } from '../../errors/app-error';
+import { PAGE_LIMIT_DEFAULT } from '../../http/params';
+import { sendPage, Viewer } from '../../web/layout/layout';
+import { CurrentViewer, Page } from '../../web/layout/page-auth';
+import { AuditService } from '../audit/audit.service';
+import { GamesService } from '../developer-portal/games.service';
+import { UserModerationService } from '../identity/user-moderation.service';
+import { ScoreModerationService } from '../scoring/score-moderation.service';
+import { AdminPage, AdminPageState, GAME_STATUSES } from './admin-page';
+
+/** How many games the "Game" choice of the Scores section offers (the newest). */
+const GAME_CHOICES = 100;
+const TEXT_KEYS = ['review', 'gameQuery', 'games', 'user', 'game', 'scores', 'audit'] as const;
+
+/** The page's own query string, read leniently: a value that is not a short string (or a known status) is ignored. */
+function stateOf(query: Record<string, unknown>): AdminPageState {
+  const state: AdminPageState = {};
+  const text = (value: unknown, max: number) => (typeof value === 'string' && value.trim() !== '' && value.length <= max ? value.trim() : undefined);
+  for (const key of TEXT_KEYS) state[key] = text(query[key], key === 'user' || key === 'gameQuery' ? 100 : 512);
+  state.gameStatus = GAME_STATUSES.find((status) => status === query.gameStatus);
+  return state;
+}
+
+/** A list read with a cursor from the address: an unreadable cursor (an old or edited link) shows the first page. */
+async function firstPageIfUnreadable<T>(read: (cursor: string | undefined) => Promise<T>, cursor: string | undefined): Promise<T> {
+  try {
+    return await read(cursor);
+  } catch (error) {
+    if (cursor !== undefined && error instanceof AppError && error.code === 'INVALID_REQUEST') return read(undefined);
+    throw error;
+  }
+}
+
+/** The admin console's page (CONTRACT §17): it reads through the services; its forms call /api/admin. */
+@ApiTags('admin')
+@Controller('admin')
+export class AdminPagesController {
+  constructor(
+    private readonly games: GamesService,
+    private readonly users: UserModerationService,
+    private readonly scores: ScoreModerationService,
+    private readonly audit: AuditService,
+  ) {}
+
+  @Get()
+  @Page('admin', {
+    summary: 'The admin console (HTML)',
+    description:
+      'Sections Review, Games, Users, Scores and Audit log over the admin API. The query string holds what each section shows: ' +
+      '`review`, `games`, `scores` and `audit` (a list\'s cursor), `gameQuery` and `gameStatus` (Search games), `user` (Find a user), `game` (the game of Scores).',
+  })
+  async page(@CurrentViewer() viewer: Viewer, @Query() query: Record<string, unknown>, @Res() res: Response): Promise<void> {
+    const state = stateOf(query);
+    const page = { limit: PAGE_LIMIT_DEFAULT };
+    const [review, games, users, choices, scores, audit] = await Promise.all([
+      firstPageIfUnreadable((cursor) => this.games.reviewList('pending', { ...page, cursor }), state.review),
+      firstPageIfUnreadable((cursor) => this.games.adminList({ query: state.gameQuery, status: state.gameStatus }, { ...page, cursor }), state.games),
+      state.user ? this.users.search(state.user) : null,
+      this.games.adminList({}, { limit: GAME_CHOICES }),
+      state.game ? this.scoresOf(state.game, state.scores) : null,
+      firstPageIfUnreadable((cursor) => this.audit.list({}, { ...page, cursor }), state.audit),
+    ]);
+    sendPage(
+      res,
+      h(AdminPage, {
+        viewer,
+        state,
+        review: { items: review.versions, nextCursor: review.nextCursor },
+        games: { items: games.games, nextCursor: games.nextCursor },
+        users,
+        gameChoices: choices.games.map((game) => ({ gameId: game.gameId, title: game.title })),
+        scores,
+        audit: { items: audit.entries, nextCursor: audit.nextCursor },
+        newKey: () => `admin-${randomUUID()}`,
+      }),
+    );
+  }
+
+  private async scoresOf(gameId: string, cursor: string | undefined) {
+    try {
+      const page = await firstPageIfUnreadable((after) => this.scores.list(gameId, 'all', { limit: PAGE_LIMIT_DEFAULT, cursor: after }), cursor);
+      return { items: page.scores, nextCursor: page.nextCursor };
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'NOT_FOUND') return 'unknown' as const;
+      throw error;
+    }
+  }
+}
