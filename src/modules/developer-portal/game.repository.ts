@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../../database/unit-of-work';
-import { likeLiteral } from '../../database/like';
+import { likeLiteral, searchPlannedWithValues } from '../../database/search';
 import { isUuid } from '../../database/uuid';
 import { cursorTimestamp } from '../../http/keyset-cursor';
 import { isUniqueViolation } from '../../errors/database-errors';
@@ -182,8 +182,8 @@ export class GameRepository {
   /**
    * Every game, newest first, optionally of one status and whose slug or title contains `query`
    * (without regard to case): games_created_idx or games_status_created_idx give the order, the
-   * trigram indexes on slug and title find rare matches. A search is sent unprepared, so that it is
-   * planned with its pattern (a generic plan cannot tell a rare match from a common one).
+   * trigram indexes on slug and title find rare matches. A search is planned with its pattern
+   * (searchPlannedWithValues: a generic plan cannot tell a rare match from a common one).
    */
   adminPage(filter: { query?: string; status?: GameStatus }, after: CreatedAfter | undefined, limit: number): Promise<AdminGameRecord[]> {
     const values: unknown[] = [limit];
@@ -204,7 +204,7 @@ export class GameRepository {
          FROM games g JOIN developers d ON d.id = g.developer_id
         ${conditions.length ? `WHERE ${conditions.join(' AND ')}` : ''}
         ORDER BY g.created_at DESC, g.id DESC LIMIT $1`;
-    return filter.query === undefined ? this.uow.query<AdminGameRecord>(sql, values) : this.uow.dataSource.manager.query(sql, values);
+    return filter.query === undefined ? this.uow.query<AdminGameRecord>(sql, values) : searchPlannedWithValues<AdminGameRecord>(this.uow, sql, values);
   }
 
   newestPlayableVersion(gameId: string): Promise<VersionRecord | undefined> {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../../database/unit-of-work';
-import { likeLiteral } from '../../database/like';
+import { likeLiteral, searchPlannedWithValues } from '../../database/search';
 import { isUuid } from '../../database/uuid';
 import { isUniqueViolation } from '../../errors/database-errors';
 import { EmailTakenError } from './identity.errors';
@@ -102,13 +102,12 @@ export class AccountRepository {
 
   /**
    * The first matches of an admin search, by e-mail: e-mail starting with `query` or display name
-   * containing it, both without regard to case. Sent as an unnamed statement, planned with the
-   * pattern: rare matches come from the trigram indexes, a short common pattern walks the e-mail
-   * index. (As a prepared statement its generic plan cannot see the pattern and walks the e-mail
-   * index through every account when few match.)
+   * containing it, both without regard to case. Planned with the pattern (searchPlannedWithValues):
+   * rare matches come from the trigram indexes, a short common pattern walks the e-mail index.
    */
   search(query: string): Promise<AdminAccountRow[]> {
-    return this.uow.dataSource.manager.query(
+    return searchPlannedWithValues<AdminAccountRow>(
+      this.uow,
       `${ADMIN_VIEW}
         WHERE lower(a.email) LIKE lower($1) || '%' OR lower(a.display_name) LIKE '%' || lower($1) || '%'
         ORDER BY lower(a.email), a.id LIMIT ${USER_SEARCH_LIMIT}`,
