@@ -10,7 +10,7 @@ import { DEMO } from '../../src/web/demo-seed.service';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, createApiKey, logIn, signUpVerifiedPlayer } from '../support/factories';
 import { BrowserWorld, signIn, startBrowserWorld } from '../support/browser';
 
-type Who = 'visitor' | 'player' | 'newcomer' | 'developer';
+type Who = 'visitor' | 'player' | 'newcomer' | 'developer' | 'admin';
 
 interface PageCase {
   name: string;
@@ -61,6 +61,17 @@ describe('accessibility of the pages (CONTRACT §17.1)', () => {
       },
     },
     { name: '/developer/earnings', who: 'developer', path: () => '/developer/earnings' },
+    // Every section filled: a user found, a game chosen.
+    { name: '/admin', who: 'admin', path: () => `/admin?user=${encodeURIComponent(DEMO.player.email)}&game=${gameId}` },
+    {
+      name: '/admin confirming a ban',
+      who: 'admin',
+      path: () => `/admin?user=${encodeURIComponent(DEMO.player.email)}`,
+      act: async (page) => {
+        await page.getByRole('row').filter({ hasText: DEMO.player.email }).getByRole('button', { name: 'Ban', exact: true }).click();
+        await page.getByRole('dialog').waitFor();
+      },
+    },
   ];
 
   beforeAll(async () => {
@@ -74,6 +85,7 @@ describe('accessibility of the pages (CONTRACT §17.1)', () => {
       player: DEMO.player,
       newcomer,
       developer: DEMO.developer,
+      admin: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD },
     };
     for (const [who, account] of Object.entries(accounts) as [Who, { email: string; password: string } | null][]) {
       const context = await world.browser.newContext({ baseURL: world.origin });
