@@ -166,6 +166,45 @@ describe('the admin console in a real browser', () => {
     await visitor.close();
   });
 
+  it('freezes and unfreezes a wallet, and voids an insertion by its id (the coins back, the score off the board)', async () => {
+    const game = await publishGame(world.t, dev, { title: 'Void Game', coinsPerCredit: 3 });
+    const player = await signUpVerifiedPlayer(world.t);
+    await fundPlayer(world.t, player, 10);
+    const played = await playAndScore(world.t, player, game.slug, 777);
+    const { rows } = await world.t.db.query<{ insertion_id: string }>('SELECT insertion_id FROM scores WHERE id = $1', [played.scoreId]);
+    const insertionId = rows[0]!.insertion_id;
+
+    const page = await adminPage();
+    const users = await openSection(page, 'Users');
+    await users.getByRole('searchbox', { name: 'Find a user' }).fill(player.email);
+    const row = users.getByRole('row').filter({ hasText: player.email });
+    await row.getByRole('button', { name: 'Freeze wallet', exact: true }).click();
+    await row.getByRole('button', { name: 'Unfreeze wallet' }).waitFor();
+    expect((await world.t.db.query('SELECT frozen_at FROM wallets WHERE player_id = $1', [player.playerId])).rows[0].frozen_at).not.toBeNull();
+    await row.getByRole('button', { name: 'Unfreeze wallet' }).click();
+    await row.getByRole('button', { name: 'Freeze wallet', exact: true }).waitFor();
+    expect((await world.t.db.query('SELECT frozen_at FROM wallets WHERE player_id = $1', [player.playerId])).rows[0].frozen_at).toBeNull();
+
+    const scores = await openSection(page, 'Scores');
+    const voidForm = scores.getByRole('form', { name: 'Void an insertion' });
+    // An id that is no insertion: the API's 404 message, in the form; what was typed stays.
+    await voidForm.getByRole('textbox', { name: 'Insertion id' }).fill('00000000-0000-4000-8000-000000000000');
+    await voidForm.getByRole('textbox', { name: 'Reason' }).fill('Charged twice');
+    await voidForm.getByRole('button', { name: 'Void' }).click();
+    await voidForm.getByRole('alert').filter({ hasText: /\S/ }).waitFor();
+    expect(await voidForm.getByRole('textbox', { name: 'Reason' }).inputValue()).toBe('Charged twice');
+    await voidForm.getByRole('textbox', { name: 'Insertion id' }).fill(insertionId);
+    await voidForm.getByRole('button', { name: 'Void' }).click();
+    await page.getByRole('status').filter({ hasText: 'voided' }).waitFor();
+    const balance = await eventually(
+      async () => (await world.t.db.query('SELECT balance::int AS balance FROM wallets WHERE player_id = $1', [player.playerId])).rows[0].balance as number,
+      (value) => value === 10,
+    );
+    expect(balance).toBe(10);
+    expect((await world.t.db.query('SELECT removed_at FROM scores WHERE id = $1', [played.scoreId])).rows[0].removed_at).not.toBeNull();
+    await page.close();
+  });
+
   it('reads the audit log, newest first, and pages back with "Older"', async () => {
     const player = await signUpVerifiedPlayer(world.t);
     for (let i = 0; i < 51; i++) await fundPlayer(world.t, player, 1);
