@@ -17,13 +17,20 @@ export interface ServiceProcess {
 export async function startService(env: Record<string, string>, options: { waitReady?: boolean; timeoutMs?: number } = {}): Promise<ServiceProcess> {
   const port = env.PORT ? Number(env.PORT) : await freePort();
   let out = '';
+  let stopping = false;
   const child = spawn(process.execPath, [MAIN], {
     env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', SEED_DEMO: 'false', LOG_LEVEL: 'warn', ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-  const exited = new Promise<number | null>((res) => child.on('exit', (code) => res(code)));
+  const exited = new Promise<number | null>((res) =>
+    child.on('exit', (code, signal) => {
+      // A failed stop is read in CI's log: say how the process ended and what it printed last.
+      if (code !== 0 && stopping) process.stderr.write(`service on port ${port} ended with code ${code} signal ${signal}; its last output:\n${out.slice(-4000)}\n`);
+      res(code);
+    }),
+  );
   const url = `http://127.0.0.1:${port}`;
   const service: ServiceProcess = {
     child,
@@ -31,6 +38,7 @@ export async function startService(env: Record<string, string>, options: { waitR
     output: () => out,
     exited,
     async stop(signal = 'SIGTERM') {
+      stopping = true;
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       return exited;
     },
