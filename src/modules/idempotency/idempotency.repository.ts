@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { around, RidingWrite } from '../../database/riding-write';
 import { UnitOfWork } from '../../database/unit-of-work';
 
 export interface IdempotencyRow {
@@ -6,6 +7,26 @@ export interface IdempotencyRow {
   status_code: number | null;
   response: Record<string, unknown> | null;
 }
+
+/** A read that travels with the claim of a key (one round trip): `text` uses `$1..$n` for `values`, returns at most one row. */
+export interface ClaimedRead {
+  text: string;
+  values: unknown[];
+}
+
+/**
+ * The claim, then the read in the same statement (it sees the statement's snapshot; a claim that
+ * waited for a concurrent holder of the key is answered as a replay, whatever the read saw).
+ */
+const CLAIM_WITH_READ = `WITH claim AS (
+    INSERT INTO idempotency_keys (caller, key, fingerprint) VALUES ($+1, $+2, $+3) ON CONFLICT DO NOTHING RETURNING 1
+  )
+  SELECT EXISTS (SELECT 1 FROM claim) AS "idem_claimed", r.*
+    FROM (SELECT 1) AS one LEFT JOIN LATERAL (SELECT true AS "idem_found", x.* FROM ({read}) AS x) AS r ON true`;
+
+/** Stores the answer with the key, riding on the use case's last write; `{result}` (jsonb) is merged into it. */
+const STORE_ANSWER = `UPDATE idempotency_keys SET status_code = $3, response = $4::jsonb || {result}
+  WHERE caller = $1 AND key = $2 AND {when} RETURNING 1`;
 
 @Injectable()
 export class IdempotencyRepository {
@@ -29,6 +50,22 @@ export class IdempotencyRepository {
       [caller, key, fingerprint],
     );
     return rows.length === 1;
+  }
+
+  /**
+   * `claim` and `read` in one round trip: whether this transaction now holds the key, and the read's
+   * row (undefined when it found none).
+   */
+  async claimWith<R>(caller: string, key: string, fingerprint: string, read: ClaimedRead): Promise<{ claimed: boolean; row: R | undefined }> {
+    this.uow.requireTransaction();
+    const text = around(CLAIM_WITH_READ, read.text, read.values.length);
+    const row = (await this.uow.one<{ idem_claimed: boolean; idem_found: boolean | null } & Record<string, unknown>>(text, [...read.values, caller, key, fingerprint]))!;
+    return { claimed: row.idem_claimed, row: row.idem_found ? (row as unknown as R) : undefined };
+  }
+
+  /** `complete` as a write that rides on the use case's last statement (see RidingWrite). */
+  storeAnswer(caller: string, key: string, statusCode: number, response: unknown): RidingWrite {
+    return { sql: STORE_ANSWER, values: [caller, key, statusCode, JSON.stringify(response)] };
   }
 
   /** Gives up a claim of this transaction (an answer not kept): a waiting duplicate then claims it. */

@@ -2,7 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { IdempotencyKeyConflictError } from './idempotency.errors';
 import { requestFingerprint } from './idempotency.fingerprint';
-import { IdempotencyRepository, IdempotencyRow } from './idempotency.repository';
+import type { RidingWrite } from '../../database/riding-write';
+import { ClaimedRead, IdempotencyRepository, IdempotencyRow } from './idempotency.repository';
+
+export type { ClaimedRead } from './idempotency.repository';
 
 /** Who a key belongs to (CONTRACT §7): keys of different callers never meet. */
 export type IdempotencyCaller = `account:${string}` | `developer:${string}`;
@@ -30,6 +33,26 @@ export interface IdempotentResult<T> {
 /** An answer given once but not kept with its key (test mode): the claim is released, a retry runs again. */
 export class UnkeptAnswer<T> {
   constructor(readonly body: T) {}
+}
+
+/**
+ * Stores a first answer with its key as part of the use case's last write (`executeWith`): the
+ * write's host statement carries `ride(answer)` as one more CTE, so storing costs no round trip.
+ */
+export class AnswerStore {
+  private stored = false;
+
+  constructor(private readonly keys: IdempotencyRepository, private readonly request: IdempotentRequest, private readonly statusCode: number) {}
+
+  /** The write that stores `answer` (merged with the host's `{result}`) once the host's own write happened. */
+  ride(answer: object): RidingWrite {
+    this.stored = true;
+    return this.keys.storeAnswer(this.request.caller, this.request.key, this.statusCode, answer);
+  }
+
+  get rode(): boolean {
+    return this.stored;
+  }
 }
 
 /**
@@ -84,6 +107,37 @@ export class IdempotencyService {
       return { statusCode, body: answer.body, replayed: false };
     }
     await this.keys.complete(request.caller, request.key, statusCode, answer);
+    return { statusCode, body: answer, replayed: false };
+  }
+
+  /**
+   * `execute` for the hot paths (insert-coin, both scores: docs/performance.md): the claim travels
+   * with the use case's first read (`read`, one round trip), and `work` may store its answer with
+   * its last write (`store.ride(answer)`); otherwise it is stored after `work` as in `execute`.
+   * A key conflict is answered after `checkRead(row)` (the path's 404, CONTRACT §16.17) on the row
+   * the claim's statement read, at no extra round trip; a replay costs one (the stored answer).
+   */
+  async executeWith<T extends { replayed: boolean }, R>(
+    request: IdempotentRequest & { checkRead?: (row: R | undefined) => void },
+    statusCode: number,
+    read: ClaimedRead,
+    work: (row: R | undefined, store: AnswerStore) => Promise<T | UnkeptAnswer<T>>,
+  ): Promise<IdempotentResult<T>> {
+    this.uow.requireTransaction();
+    const claim = await this.keys.claimWith<R>(request.caller, request.key, request.fingerprint, read);
+    if (!claim.claimed) {
+      const row = await this.keys.find(request.caller, request.key);
+      if (!row) throw new Error('Idempotency key lost its row after a failed claim.');
+      if (row.fingerprint !== request.fingerprint) request.checkRead?.(claim.row);
+      return this.replay<T>(row, request);
+    }
+    const store = new AnswerStore(this.keys, request, statusCode);
+    const answer = await work(claim.row, store);
+    if (answer instanceof UnkeptAnswer) {
+      await this.keys.release(request.caller, request.key);
+      return { statusCode, body: answer.body, replayed: false };
+    }
+    if (!store.rode) await this.keys.complete(request.caller, request.key, statusCode, answer);
     return { statusCode, body: answer, replayed: false };
   }
 

@@ -6,7 +6,7 @@ import { IdempotencyService, UnkeptAnswer } from '../idempotency/idempotency.ser
 import { RateLimiter } from '../rate-limits/rate-limiter.service';
 import { WalletFrozenError } from '../wallet/wallet.errors';
 import { WalletService } from '../wallet/wallet.service';
-import { PlaySessionsService } from './play-sessions.service';
+import { PlaySessionRecord, PlaySessionsService } from './play-sessions.service';
 
 export interface InsertCoinAnswer {
   insertionId: string;
@@ -19,12 +19,13 @@ export interface InsertCoinAnswer {
 
 /**
  * Buys one credit (spec §4.2), in the order of CONTRACT §16.17 and §7, in one transaction: claim
- * the idempotency key (a replay or key conflict is answered here, before anything else); load the
- * play session (404, 410); the rate limit (429; §16.4/§16.18: a 402 counts, a replay, 409 or 429
- * does not); the debit with the insertion and the earning (402); the stored answer. Seven round
- * trips with the login session, BEGIN and COMMIT: docs/performance.md. A frozen wallet (CONTRACT §19)
- * costs no round trip: the login session's read says so, and the debit statement refuses a freeze
- * that landed since (403 WALLET_FROZEN either way).
+ * the idempotency key (a replay or key conflict is answered here, before anything else) together
+ * with the play session's read (404, 410); the rate limit (429; §16.4/§16.18: a 402 counts, a
+ * replay, 409 or 429 does not); one statement for the debit with the insertion, the earning and
+ * the stored answer (402). Five round trips with the login session, BEGIN and COMMIT:
+ * docs/performance.md. A frozen wallet (CONTRACT §19) costs no round trip: the login session's
+ * read says so, and the debit statement refuses a freeze that landed since (403 WALLET_FROZEN
+ * either way).
  *
  * Test mode debits and stores nothing (no insertion, no key) but is rate limited like a paid
  * session, so a developer previewing the game sees the same 429 behaviour players will.
@@ -40,16 +41,17 @@ export class InsertCoinService {
   ) {}
 
   async insertCoin(player: Pick<PlayerContext, 'accountId' | 'playerId' | 'walletId' | 'walletFrozen'>, sessionId: string, body: { idempotencyKey: string }): Promise<InsertCoinAnswer> {
+    const playerId = player.playerId;
     const request = {
       caller: `account:${player.accountId}` as const,
       key: body.idempotencyKey,
       fingerprint: this.idempotency.fingerprint('insert-coin', sessionId, body),
-      checkPath: () => this.sessions.requireActive(player.playerId, sessionId),
+      checkRead: (row: PlaySessionRecord | undefined) => this.sessions.checkActive(playerId, row),
     };
     const walletId = player.walletId;
     const result = await this.uow.run(() =>
-      this.idempotency.execute<InsertCoinAnswer>(request, 200, async () => {
-        const session = await this.sessions.requireActive(player.playerId, sessionId);
+      this.idempotency.executeWith<InsertCoinAnswer, PlaySessionRecord>(request, 200, this.sessions.activeRead(sessionId), async (row, store) => {
+        const session = this.sessions.checkActive(playerId, row);
         // A frozen wallet (CONTRACT §19) is refused before the limit, as read with the login session:
         // a 403 is no attempt, and the money statement refuses a freeze that came in between.
         if (player.walletFrozen) throw new WalletFrozenError();
@@ -61,16 +63,15 @@ export class InsertCoinService {
           return new UnkeptAnswer({ insertionId: `test_${randomBytes(16).toString('hex')}`, creditsGranted: 1 as const, coinsSpent: 0, balance, testMode: true, replayed: false });
         }
         const insertionId = randomUUID();
-        const { balance } = await this.wallets.payForInsertion({
-          walletId,
-          coins: session.coinsPerCredit,
-          insertionId,
-          playSessionId: session.id,
-          gameId: session.gameId,
-          playerId: session.playerId,
-          developerId: session.developerId,
-        });
-        return { insertionId, creditsGranted: 1, coinsSpent: session.coinsPerCredit, balance, testMode: false, replayed: false };
+        const coinsSpent = session.coinsPerCredit;
+        // Stored with the key by the money statement itself, `balance` filled in from the debit.
+        const answer = { insertionId, creditsGranted: 1 as const, coinsSpent, balance: 0, testMode: false, replayed: false };
+        const { balance } = await this.wallets.payForInsertion(
+          { walletId, coins: coinsSpent, insertionId, playSessionId: session.id, gameId: session.gameId, playerId: session.playerId, developerId: session.developerId },
+          store.ride(answer),
+        );
+        answer.balance = balance;
+        return answer;
       }),
     );
     return result.body;

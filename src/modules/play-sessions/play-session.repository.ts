@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { RidingWrite } from '../../database/riding-write';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { isUuid } from '../../database/uuid';
 
@@ -41,6 +42,45 @@ const SESSION_COLUMNS = `ps.id, ps.game_id AS "gameId", ps.game_version_id AS "g
   g.max_score::float8 AS "maxScore", ps.started_at AS "startedAt", ps.last_seen_at AS "lastSeenAt", ps.ended_at AS "endedAt",
   (ps.ended_at IS NULL AND ps.last_seen_at > now() - make_interval(secs => $2)) AS active`;
 
+/** See `scoreTargetRead`. The board subquery is the partial index scan of BOARD_ALL_SQL (scoring). */
+const SCORE_TARGET_SQL = `SELECT ${SESSION_COLUMNS}, li.id AS "insertionId", li.voided AS "insertionVoided", li.scored AS "insertionScored",
+  now() AS now,
+  (SELECT coalesce(json_agg(b), '[]'::json) FROM (
+     SELECT s.id, s.score::text AS score, s.achieved_at FROM scores s
+      WHERE s.game_id = ps.game_id AND s.initials IS NOT NULL AND s.removed_at IS NULL
+      ORDER BY s.score DESC, s.achieved_at ASC, s.id ASC LIMIT $3) b) AS board
+  FROM play_sessions ps JOIN games g ON g.id = ps.game_id
+  LEFT JOIN LATERAL (
+    SELECT i.id, EXISTS (SELECT 1 FROM insertion_voids v WHERE v.insertion_id = i.id) AS voided,
+           EXISTS (SELECT 1 FROM scores sc WHERE sc.insertion_id = i.id) AS scored
+      FROM insertions i WHERE i.play_session_id = ps.id ORDER BY i.created_at DESC, i.id DESC LIMIT 1
+  ) li ON true
+  WHERE ps.id = $1`;
+
+/**
+ * An insertion as `insertion()` reads it, with what a trusted score needs: whether it is scored,
+ * the player's saved initials, the game's all-time top ten (as in SCORE_TARGET_SQL) and the
+ * transaction's clock. Reads the scoring and identity modules' tables (read-only).
+ */
+const TRUSTED_TARGET_SQL = `SELECT i.id, i.play_session_id AS "playSessionId", i.game_id AS "gameId", g.developer_id AS "developerId",
+       i.player_id AS "playerId", ps.player_ref AS "playerRef", i.coins, g.max_score::float8 AS "maxScore", i.created_at AS "createdAt",
+       v.voided_at AS "voidedAt", EXISTS (SELECT 1 FROM scores sc WHERE sc.insertion_id = i.id) AS scored, p.initials AS "playerInitials",
+       now() AS now,
+       (SELECT coalesce(json_agg(b), '[]'::json) FROM (
+          SELECT s.id, s.score::text AS score, s.achieved_at FROM scores s
+           WHERE s.game_id = i.game_id AND s.initials IS NOT NULL AND s.removed_at IS NULL
+           ORDER BY s.score DESC, s.achieved_at ASC, s.id ASC LIMIT $3) b) AS board
+  FROM insertions i
+  JOIN play_sessions ps ON ps.id = i.play_session_id
+  JOIN games g ON g.id = i.game_id
+  JOIN players p ON p.id = i.player_id
+  LEFT JOIN insertion_voids v ON v.insertion_id = i.id
+ WHERE i.id = $1 AND g.developer_id = $2`;
+
+const TOUCH_RIDER = `UPDATE play_sessions SET last_seen_at = GREATEST(last_seen_at, now()) WHERE id = $1::uuid AND {when} RETURNING 1`;
+
+const BY_ID_SQL = `SELECT ${SESSION_COLUMNS} FROM play_sessions ps JOIN games g ON g.id = ps.game_id WHERE ps.id = $1`;
+
 /** Play sessions and their insertions. Non-uuid ids find nothing instead of reaching PostgreSQL. */
 @Injectable()
 export class PlaySessionRepository {
@@ -65,10 +105,23 @@ export class PlaySessionRepository {
 
   async byId(id: string, idleTimeoutSeconds: number): Promise<PlaySessionRecord | undefined> {
     if (!isUuid(id)) return undefined;
-    return this.uow.one<PlaySessionRecord>(
-      `SELECT ${SESSION_COLUMNS} FROM play_sessions ps JOIN games g ON g.id = ps.game_id WHERE ps.id = $1`,
-      [id, idleTimeoutSeconds],
-    );
+    return this.uow.one<PlaySessionRecord>(BY_ID_SQL, [id, idleTimeoutSeconds]);
+  }
+
+  /** `byId` as a statement for a use case to send with its first write (a non-uuid id finds nothing). */
+  byIdRead(id: string, idleTimeoutSeconds: number): { text: string; values: unknown[] } {
+    return { text: BY_ID_SQL, values: [isUuid(id) ? id : null, idleTimeoutSeconds] };
+  }
+
+  /**
+   * A play session with what a player score needs (CONTRACT §9), as one statement: the session
+   * (`byId`'s columns), its latest insertion (whether voided, whether scored) and the game's
+   * all-time top ten as it stands (`board`, BoardEntry-like JSON: id, score digits, achieved_at),
+   * plus the transaction's clock (`now`, the score's achievedAt). The board and "scored" read the
+   * scoring module's table: a read-only query, so that a score costs one read.
+   */
+  scoreTargetRead(id: string, idleTimeoutSeconds: number, boardSize: number): { text: string; values: unknown[] } {
+    return { text: SCORE_TARGET_SQL, values: [isUuid(id) ? id : null, idleTimeoutSeconds, boardSize] };
   }
 
   /** Extends an active session of this player; undefined when it is not (unknown, foreign, ended or idle). */
@@ -97,18 +150,19 @@ export class PlaySessionRepository {
     await this.uow.query('UPDATE play_sessions SET last_seen_at = GREATEST(last_seen_at, now()) WHERE id = $1', [id]);
   }
 
+  /** See TRUSTED_TARGET_SQL: the developer's insertion (none for unknown, `test_` and foreign ids). */
+  trustedScoreTargetRead(insertionId: string, developerId: string, boardSize: number): { text: string; values: unknown[] } {
+    return { text: TRUSTED_TARGET_SQL, values: [isUuid(insertionId) ? insertionId : null, developerId, boardSize] };
+  }
+
+  /** `touch` as a write riding on another statement: only when the host's write happened. */
+  touchRider(id: string): RidingWrite {
+    return { sql: TOUCH_RIDER, values: [id] };
+  }
+
   insertionsOf(playSessionId: string): Promise<{ id: string; coins: number; createdAt: Date }[]> {
     return this.uow.query(
       `SELECT id, coins, created_at AS "createdAt" FROM insertions WHERE play_session_id = $1 ORDER BY created_at, id`,
-      [playSessionId],
-    );
-  }
-
-  /** `voided`: an admin returned its coins (CONTRACT §19). */
-  latestInsertion(playSessionId: string): Promise<{ id: string; coins: number; createdAt: Date; voided: boolean } | undefined> {
-    return this.uow.one(
-      `SELECT i.id, i.coins, i.created_at AS "createdAt", EXISTS (SELECT 1 FROM insertion_voids v WHERE v.insertion_id = i.id) AS voided
-         FROM insertions i WHERE i.play_session_id = $1 ORDER BY i.created_at DESC, i.id DESC LIMIT 1`,
       [playSessionId],
     );
   }

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CONFIG, Config } from '../../config';
+import type { RidingWrite } from '../../database/riding-write';
 import { ForbiddenError, InvalidRequestError, NotFoundError } from '../../errors/app-error';
 import { GamesService } from '../developer-portal/games.service';
 import type { PlayerContext } from '../identity/auth.decorators';
@@ -133,20 +134,46 @@ export class PlaySessionsService {
    * another player's ids; 410 SESSION_EXPIRED when ended or idle past the timeout.
    */
   async requireActive(playerId: string, sessionId: string): Promise<PlaySessionRecord> {
-    const session = await this.sessions.byId(sessionId, this.idleTimeoutSeconds);
+    return this.checkActive(playerId, await this.sessions.byId(sessionId, this.idleTimeoutSeconds));
+  }
+
+  /** `requireActive` on a play session read elsewhere (`activeRead`, `scoreTargetRead`). */
+  checkActive<S extends PlaySessionRecord>(playerId: string, session: S | undefined): S {
     if (!session || session.playerId !== playerId) throw new SessionNotFoundError();
     if (!session.active) throw new SessionExpiredError();
     return session;
   }
 
+  /** The statement `requireActive` reads with, for a use case to send with its key's claim; check its row with `checkActive`. */
+  activeRead(sessionId: string): { text: string; values: unknown[] } {
+    return this.sessions.byIdRead(sessionId, this.idleTimeoutSeconds);
+  }
+
+  /**
+   * The play session for a player score in one statement: the session, its latest insertion
+   * (voided? scored?), the all-time top `boardSize` of its game and the transaction's clock.
+   */
+  scoreTargetRead(sessionId: string, boardSize: number): { text: string; values: unknown[] } {
+    return this.sessions.scoreTargetRead(sessionId, this.idleTimeoutSeconds, boardSize);
+  }
+
+  /**
+   * A paid insertion of one of the developer's games (none for unknown, `test_` and foreign ids)
+   * in one statement with what a trusted score needs: scored?, the player's saved initials, the
+   * all-time top `boardSize` of its game and the transaction's clock.
+   */
+  trustedScoreTargetRead(developerId: string, insertionId: string, boardSize: number): { text: string; values: unknown[] } {
+    return this.sessions.trustedScoreTargetRead(insertionId, developerId, boardSize);
+  }
+
+  /** Moves lastSeenAt to now as a write riding on the use case's last statement (see RidingWrite). */
+  touchRider(sessionId: string): RidingWrite {
+    return this.sessions.touchRider(sessionId);
+  }
+
   /** Moves lastSeenAt to now after a successful play action (joins the caller's transaction). */
   touch(sessionId: string): Promise<void> {
     return this.sessions.touch(sessionId);
-  }
-
-  /** The latest paid insertion of a session (a player score binds to it, CONTRACT §9). */
-  latestInsertion(sessionId: string): Promise<{ id: string; coins: number; createdAt: Date; voided: boolean } | undefined> {
-    return this.sessions.latestInsertion(sessionId);
   }
 
   /** A paid insertion of one of the developer's games; undefined for unknown, `test_` and foreign ids. */

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DomainEvents } from '../../database/domain-events';
 import { NotFoundError } from '../../errors/app-error';
 import { GamesService } from '../developer-portal/games.service';
-import { BoardEntry, placeOnBoard, Placement, weekStartOf } from './leaderboard.rules';
+import { weekStartOf } from './leaderboard.rules';
 import { BoardRow, ScoringRepository } from './scoring.repository';
 
 export type Period = 'all' | 'week';
@@ -83,11 +83,6 @@ export class LeaderboardService {
       this.weekEndsAt = Date.parse(`${this.weekStart}T00:00:00Z`) + WEEK_MS;
     }
     return this.weekStart;
-  }
-
-  /** Where `candidate` stands against the all-time board as it is now (CONTRACT §16.7). */
-  async place(gameId: string, candidate: BoardEntry): Promise<Placement> {
-    return placeOnBoard(await this.scores.boardAll(gameId), candidate);
   }
 
   /** Drops this process's cached boards of a game after a score or initials were committed. */

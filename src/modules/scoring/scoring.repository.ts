@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { RidingWrite, riderValues, withRiders } from '../../database/riding-write';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { isUuid } from '../../database/uuid';
 import { cursorTimestamp } from '../../http/keyset-cursor';
@@ -9,6 +10,8 @@ import type { ScoreSource } from './score.entity';
 export type { ScoreSource } from './score.entity';
 
 export interface NewScore {
+  /** Chosen by the caller when its answer names the score before it is saved; else the database's. */
+  id?: string;
   gameId: string;
   insertionId: string;
   playSessionId: string;
@@ -17,6 +20,8 @@ export interface NewScore {
   score: string;
   source: ScoreSource;
   initials: string | null;
+  /** Listed by pendingInitials until initials are set (CONTRACT §16.22). */
+  needsInitials?: boolean;
 }
 
 export interface SavedScore {
@@ -44,6 +49,15 @@ interface BoardDbRow {
   achieved_at: Date;
   source: ScoreSource;
 }
+
+const INSERT_SCORE_HEAD = `WITH saved AS (
+  INSERT INTO scores (id, game_id, insertion_id, play_session_id, player_id, score, source, initials, needs_initials, achieved_at, week_start)
+  VALUES (coalesce($1::uuid, gen_random_uuid()), $2, $3, $4, $5, $6::bigint, $7, $8, $9, now(), (date_trunc('week', now() AT TIME ZONE 'UTC'))::date)
+  ON CONFLICT ON CONSTRAINT scores_insertion_key DO NOTHING
+  RETURNING id, achieved_at
+)`;
+const INSERT_SCORE_TAIL = 'SELECT id, achieved_at FROM saved';
+const INSERT_SCORE = `${INSERT_SCORE_HEAD} ${INSERT_SCORE_TAIL}`;
 
 /**
  * The all-time top ten: one range scan of scores_board_all_idx, no sort. ORDER BY names
@@ -101,32 +115,20 @@ export class ScoringRepository {
 
   /**
    * Saves a score unless its insertion already has one (scores_insertion_key): undefined then.
-   * achieved_at is the database's clock; week_start the Monday (UTC) of it.
+   * achieved_at is the database's clock; week_start the Monday (UTC) of it. `riders` (the session's
+   * touch, the key's answer) write in the same statement, only when the score was saved; their
+   * `{result}` is empty.
    */
-  async insert(s: NewScore): Promise<SavedScore | undefined> {
-    const row = await this.uow.one<{ id: string; achieved_at: Date }>(
-      `INSERT INTO scores (game_id, insertion_id, play_session_id, player_id, score, source, initials, achieved_at, week_start)
-       VALUES ($1, $2, $3, $4, $5::bigint, $6, $7, now(), (date_trunc('week', now() AT TIME ZONE 'UTC'))::date)
-       ON CONFLICT ON CONSTRAINT scores_insertion_key DO NOTHING
-       RETURNING id, achieved_at`,
-      [s.gameId, s.insertionId, s.playSessionId, s.playerId, s.score, s.source, s.initials],
-    );
+  async insert(s: NewScore, riders: readonly RidingWrite[] = []): Promise<SavedScore | undefined> {
+    const values = [s.id ?? null, s.gameId, s.insertionId, s.playSessionId, s.playerId, s.score, s.source, s.initials, s.needsInitials ?? false];
+    const text = riders.length ? withRiders(INSERT_SCORE_HEAD, values.length, riders, 'EXISTS (SELECT 1 FROM saved)', `'{}'::jsonb`, INSERT_SCORE_TAIL) : INSERT_SCORE;
+    const row = await this.uow.one<{ id: string; achieved_at: Date }>(text, riders.length ? riderValues(values, riders) : values);
     return row ? { id: row.id, achievedAt: row.achieved_at } : undefined;
-  }
-
-  async isInsertionScored(insertionId: string): Promise<boolean> {
-    const row = await this.uow.one('SELECT 1 FROM scores WHERE insertion_id = $1', [insertionId]);
-    return row !== undefined;
-  }
-
-  /** Marks a saved score as waiting for initials (listed by pendingInitials). */
-  async markNeedsInitials(scoreId: string): Promise<void> {
-    await this.uow.query('UPDATE scores SET needs_initials = true WHERE id = $1', [scoreId]);
   }
 
   /**
    * The public top ten tolerates replication lag (a read replica when DATABASE_READ_URLS is set);
-   * inside a transaction (placing a new score) it reads the transaction's own view.
+   * inside a transaction it reads the transaction's own view.
    */
   async boardAll(gameId: string): Promise<BoardRow[]> {
     return (await this.uow.queryReplica<BoardDbRow>(BOARD_ALL_SQL, [gameId])).map(toBoardRow);

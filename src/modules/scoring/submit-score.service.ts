@@ -1,13 +1,14 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
+import type { RidingWrite } from '../../database/riding-write';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { NotFoundError } from '../../errors/app-error';
 import type { ApiKeyContext } from '../developer-portal/api-key.decorators';
-import { IdempotencyService, IdempotentRequest, UnkeptAnswer } from '../idempotency/idempotency.service';
+import { AnswerStore, IdempotencyService, UnkeptAnswer } from '../idempotency/idempotency.service';
 import type { PlayerContext } from '../identity/auth.decorators';
-import { PlayersService } from '../identity/players.service';
-import { PlaySessionRecord, PlaySessionsService } from '../play-sessions/play-sessions.service';
+import { InsertionRecord, PlaySessionRecord, PlaySessionsService } from '../play-sessions/play-sessions.service';
 import { LimitHit, RateLimiter } from '../rate-limits/rate-limiter.service';
-import { initialsOutcome } from './leaderboard.rules';
+import { BOARD_SIZE, BoardEntry, initialsOutcome, placeOnBoard } from './leaderboard.rules';
 import { LeaderboardService } from './leaderboard.service';
 import { CoinRequiredError, InsertionAlreadyScoredError, InsertionVoidedError, ScoreOutOfRangeError } from './scoring.errors';
 import { ScoreSource, ScoringRepository } from './scoring.repository';
@@ -29,6 +30,9 @@ export interface ScoreInput {
   idempotencyKey: string;
 }
 
+/** The all-time board as the target's statement read it (JSON: achieved_at as text). */
+type BoardJson = { id: string; score: string; achieved_at: string }[];
+
 interface Target {
   gameId: string;
   insertionId: string;
@@ -37,17 +41,31 @@ interface Target {
   source: ScoreSource;
   /** The game's maxScore (CONTRACT §16.17: 422 after 409). */
   maxScore: number;
-  /** The player's saved initials; undefined: read them (trusted scores). */
-  preferredInitials?: string | null;
+  /** Whether the insertion already has a score (409). */
+  scored: boolean;
+  /** The player's saved initials. */
+  preferredInitials: string | null;
+  /** The all-time board as it stands and the transaction's clock (the score's achievedAt). */
+  board: BoardJson;
+  now: Date;
   /** Counted only once the score is otherwise acceptable (CONTRACT §16.17: limits last). */
   limits: LimitHit[];
 }
+
+/** A play session as the player score's statement reads it. */
+type PlayerScoreRow = PlaySessionRecord & { insertionId: string | null; insertionVoided: boolean | null; insertionScored: boolean | null; now: Date; board: BoardJson };
+
+/** An insertion as the trusted score's statement reads it. */
+type TrustedScoreRow = InsertionRecord & { scored: boolean; playerInitials: string | null; now: Date; board: BoardJson };
 
 /**
  * Saves player scores (bound to the play session's latest insertion) and trusted scores (bound to
  * an insertion named by the developer's server): one score per insertion, idempotent per key.
  * Each runs in one transaction that first claims the key, so a replay or key conflict is answered
- * before any other check (CONTRACT §7, §16.17), as insert-coin does.
+ * before any other check (CONTRACT §7, §16.17), as insert-coin does. The claim carries the one
+ * read a score needs (the play session or insertion, its latest insertion, the board as it stands);
+ * the score, the session's lastSeenAt and the stored answer are one statement: five round trips
+ * with authentication, BEGIN and COMMIT (docs/performance.md).
  */
 @Injectable()
 export class SubmitScoreService {
@@ -55,7 +73,6 @@ export class SubmitScoreService {
     private readonly uow: UnitOfWork,
     private readonly idempotency: IdempotencyService,
     private readonly playSessions: PlaySessionsService,
-    private readonly players: PlayersService,
     private readonly rateLimits: RateLimiter,
     private readonly scores: ScoringRepository,
     private readonly leaderboard: LeaderboardService,
@@ -67,57 +84,62 @@ export class SubmitScoreService {
     input: ScoreInput,
   ): Promise<ScoreResult> {
     const playerId = player.playerId;
-    const request: IdempotentRequest = {
-      caller: `account:${player.accountId}`,
+    const request = {
+      caller: `account:${player.accountId}` as const,
       key: input.idempotencyKey,
       fingerprint: this.idempotency.fingerprint('play-score', playSessionId, { score: input.score }),
-      checkPath: () => this.playSessions.requireActive(playerId, playSessionId),
+      checkRead: (row: PlayerScoreRow | undefined) => this.playSessions.checkActive(playerId, row),
     };
     const limitsOf = (session: PlaySessionRecord): LimitHit[] => [
       { throttler: 'score-per-session', tracker: session.id },
       { throttler: 'score-per-player', tracker: playerId },
     ];
+    const read = this.playSessions.scoreTargetRead(playSessionId, BOARD_SIZE);
     const result = await this.uow.run(() =>
-      this.idempotency.execute<ScoreResult>(request, 200, async () => {
-        const session = await this.playSessions.requireActive(playerId, playSessionId);
+      this.idempotency.executeWith<ScoreResult, PlayerScoreRow>(request, 200, read, async (row, store) => {
+        const session = this.playSessions.checkActive(playerId, row);
         if (session.testMode) return new UnkeptAnswer(await this.testModeResult(session, input.score, limitsOf(session)));
-        const insertion = await this.playSessions.latestInsertion(session.id);
-        if (!insertion) throw new CoinRequiredError();
-        if (insertion.voided) throw new InsertionVoidedError();
-        const body = await this.save(
+        if (!session.insertionId) throw new CoinRequiredError();
+        if (session.insertionVoided) throw new InsertionVoidedError();
+        return this.save(
           {
             gameId: session.gameId,
-            insertionId: insertion.id,
+            insertionId: session.insertionId,
             playSessionId: session.id,
             playerId,
             source: 'player',
             maxScore: session.maxScore,
+            scored: session.insertionScored === true,
             preferredInitials: player.playerInitials,
+            board: session.board,
+            now: session.now,
             limits: limitsOf(session),
           },
           input.score,
+          store,
+          // A successful score keeps the play session alive (CONTRACT §6), in the same statement.
+          this.playSessions.touchRider(session.id),
         );
-        await this.playSessions.touch(session.id);
-        return body;
       }),
     );
     return result.body;
   }
 
   async submitTrustedScore(apiKey: ApiKeyContext, insertionId: string, input: ScoreInput): Promise<ScoreResult> {
-    const request: IdempotentRequest = {
-      caller: `developer:${apiKey.developerId}`,
+    const notFound = () => new NotFoundError('No such insertion for your games.');
+    const request = {
+      caller: `developer:${apiKey.developerId}` as const,
       key: input.idempotencyKey,
       fingerprint: this.idempotency.fingerprint('trusted-score', insertionId, { score: input.score }),
-      checkPath: async () => {
-        if (!(await this.playSessions.insertionOfDeveloper(apiKey.developerId, insertionId))) throw new NotFoundError('No such insertion for your games.');
+      checkRead: (row: TrustedScoreRow | undefined) => {
+        if (!row) throw notFound();
       },
     };
+    const read = this.playSessions.trustedScoreTargetRead(apiKey.developerId, insertionId, BOARD_SIZE);
     const result = await this.uow.run(() =>
-      this.idempotency.execute(request, 200, async () => {
+      this.idempotency.executeWith<ScoreResult, TrustedScoreRow>(request, 200, read, async (insertion, store) => {
         // Test-mode ids (test_...) are never stored: they are not found like unknown and foreign ids.
-        const insertion = await this.playSessions.insertionOfDeveloper(apiKey.developerId, insertionId);
-        if (!insertion) throw new NotFoundError('No such insertion for your games.');
+        if (!insertion) throw notFound();
         if (insertion.voidedAt) throw new InsertionVoidedError();
         return this.save(
           {
@@ -127,42 +149,57 @@ export class SubmitScoreService {
             playerId: insertion.playerId,
             source: 'trusted',
             maxScore: insertion.maxScore,
+            scored: insertion.scored,
+            preferredInitials: insertion.playerInitials,
+            board: insertion.board,
+            now: insertion.now,
             limits: [{ throttler: 'developer-per-key', tracker: apiKey.keyId }],
           },
           input.score,
+          store,
         );
       }),
     );
     return result.body;
   }
 
-  /** Inside the use case's transaction: checks in contract order (409, 422, 429), then saves and places. */
-  private async save(target: Target, score: number): Promise<ScoreResult> {
-    if (await this.scores.isInsertionScored(target.insertionId)) throw new InsertionAlreadyScoredError();
+  /**
+   * Inside the use case's transaction: checks in contract order (409, 422, 429), then places the
+   * score on the board as read with the claim (CONTRACT §16.7) and saves it with its answer.
+   */
+  private async save(target: Target, score: number, store: AnswerStore, ...riders: RidingWrite[]): Promise<ScoreResult> {
+    if (target.scored) throw new InsertionAlreadyScoredError();
     if (score > target.maxScore) throw new ScoreOutOfRangeError(String(target.maxScore));
     // Per play session and per player counted in all or none (a refusal per player leaves the session's allowance).
     await this.rateLimits.consume(...target.limits);
 
-    const preferred = target.preferredInitials !== undefined ? target.preferredInitials : await this.players.getPreferredInitials(target.playerId);
-    const saved = await this.scores.insert({ ...target, score: String(score), initials: preferred });
+    const id = randomUUID();
+    const digits = String(score);
+    const placement = placeOnBoard(boardOf(target.board), { id, score: digits, achievedAt: target.now });
+    const outcome = initialsOutcome(true, placement.qualifies, target.preferredInitials);
+    const answer: ScoreResult = { scoreId: id, saved: true, testMode: false, replayed: false, ...placement, ...outcome };
+    const saved = await this.scores.insert(
+      { id, gameId: target.gameId, insertionId: target.insertionId, playSessionId: target.playSessionId, playerId: target.playerId, score: digits, source: target.source, initials: target.preferredInitials, needsInitials: outcome.needsInitials },
+      [...riders, store.ride(answer)],
+    );
     // A concurrent submission on the same insertion committed first (scores_insertion_key).
     if (!saved) throw new InsertionAlreadyScoredError();
     // This process's cached boards of the game, once the score is committed (a replay saves nothing).
     this.uow.afterCommit(() => this.leaderboard.invalidate(target.gameId));
-
-    const placement = await this.leaderboard.place(target.gameId, { id: saved.id, score: String(score), achievedAt: saved.achievedAt });
-    const outcome = initialsOutcome(true, placement.qualifies, preferred);
-    if (outcome.needsInitials) await this.scores.markNeedsInitials(saved.id);
-    return { scoreId: saved.id, saved: true, testMode: false, replayed: false, ...placement, ...outcome };
+    return answer;
   }
 
   /** Test mode (CONTRACT §9): no coin, no score stored; where the score would have placed. */
-  private async testModeResult(session: PlaySessionRecord, score: number, limits: Target['limits']): Promise<ScoreResult> {
+  private async testModeResult(session: PlayerScoreRow, score: number, limits: LimitHit[]): Promise<ScoreResult> {
     if (score > session.maxScore) throw new ScoreOutOfRangeError(String(session.maxScore));
     await this.rateLimits.consume(...limits);
-    const placement = await this.leaderboard.place(session.gameId, { id: '', score: String(score), achievedAt: new Date() });
+    const placement = placeOnBoard(boardOf(session.board), { id: '', score: String(score), achievedAt: session.now });
     // The test-mode session itself is stored (§16.11): a successful score keeps it alive (§6).
     await this.playSessions.touch(session.id);
     return { scoreId: null, saved: false, testMode: true, replayed: false, ...placement, ...initialsOutcome(false, placement.qualifies, null) };
   }
+}
+
+function boardOf(rows: BoardJson): BoardEntry[] {
+  return rows.map((r) => ({ id: r.id, score: r.score, achievedAt: new Date(r.achieved_at) }));
 }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { RidingWrite, riderValues, withRiders } from '../../database/riding-write';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { isUuid } from '../../database/uuid';
 import { Wallet } from './wallet.entity';
@@ -66,6 +67,31 @@ export interface InsertionPayment {
   grossMills: number;
   earnedMills: number;
 }
+
+const PAY_FOR_INSERTION_HEAD = `WITH head AS (
+         UPDATE wallets SET balance = balance - $2::integer, last_seq = last_seq + 1
+          WHERE id = $1 AND balance >= $2::integer AND frozen_at IS NULL
+         RETURNING id, last_seq, balance
+       ), debit AS (
+         INSERT INTO ledger_entries (wallet_id, seq, delta, balance_after, kind)
+         SELECT head.id, head.last_seq, -$2::integer, head.balance, 'debit' FROM head
+         RETURNING id, balance_after
+       ), insertion AS (
+         INSERT INTO insertions (id, play_session_id, game_id, player_id, ledger_entry_id, coins)
+         SELECT $3::uuid, $4::uuid, $5::uuid, $6::uuid, debit.id, $2::integer FROM debit
+         RETURNING id, created_at
+       ), earning AS (
+         INSERT INTO developer_earnings (insertion_id, developer_id, game_id, coins, gross_mills, earned_mills)
+         SELECT insertion.id, $7::uuid, $5::uuid, $2::integer, $8::bigint, $9::bigint FROM insertion
+         RETURNING id
+       ), touched AS (
+         UPDATE play_sessions SET last_seen_at = GREATEST(last_seen_at, now())
+          WHERE id = $4::uuid AND EXISTS (SELECT 1 FROM insertion)
+         RETURNING id
+       )`;
+const PAY_FOR_INSERTION_TAIL = `SELECT (SELECT balance_after FROM debit) AS balance_after, (SELECT created_at FROM insertion) AS created_at`;
+const PAY_FOR_INSERTION = `${PAY_FOR_INSERTION_HEAD}
+       ${PAY_FOR_INSERTION_TAIL}`;
 
 /**
  * The append-only ledger and each wallet's head (the latest entry's seq and running balance, kept
@@ -267,35 +293,17 @@ export class WalletRepository {
    * appends the debit, records the insertion and the developer's earning, and moves the play
    * session's lastSeenAt (CONTRACT §6) — all or nothing, one round trip that also locks the wallet.
    * Returns null when the balance does not cover it or the wallet is frozen (CONTRACT §19: the
-   * freeze costs no round trip of its own), nothing written, the wallet not locked.
+   * freeze costs no round trip of its own), nothing written, the wallet not locked. A `rider` (the
+   * idempotency key's answer) writes only when the debit did; its `{result}` is `{ balance }`, the
+   * balance after the debit.
    */
-  async payForInsertion(p: InsertionPayment): Promise<{ balanceAfter: number; createdAt: Date } | null> {
+  async payForInsertion(p: InsertionPayment, rider?: RidingWrite): Promise<{ balanceAfter: number; createdAt: Date } | null> {
     this.uow.requireTransaction();
-    const row = await this.uow.one<{ balance_after: string | null; created_at: Date | null }>(
-      `WITH head AS (
-         UPDATE wallets SET balance = balance - $2::integer, last_seq = last_seq + 1
-          WHERE id = $1 AND balance >= $2::integer AND frozen_at IS NULL
-         RETURNING id, last_seq, balance
-       ), debit AS (
-         INSERT INTO ledger_entries (wallet_id, seq, delta, balance_after, kind)
-         SELECT head.id, head.last_seq, -$2::integer, head.balance, 'debit' FROM head
-         RETURNING id, balance_after
-       ), insertion AS (
-         INSERT INTO insertions (id, play_session_id, game_id, player_id, ledger_entry_id, coins)
-         SELECT $3::uuid, $4::uuid, $5::uuid, $6::uuid, debit.id, $2::integer FROM debit
-         RETURNING id, created_at
-       ), earning AS (
-         INSERT INTO developer_earnings (insertion_id, developer_id, game_id, coins, gross_mills, earned_mills)
-         SELECT insertion.id, $7::uuid, $5::uuid, $2::integer, $8::bigint, $9::bigint FROM insertion
-         RETURNING id
-       ), touched AS (
-         UPDATE play_sessions SET last_seen_at = GREATEST(last_seen_at, now())
-          WHERE id = $4::uuid AND EXISTS (SELECT 1 FROM insertion)
-         RETURNING id
-       )
-       SELECT (SELECT balance_after FROM debit) AS balance_after, (SELECT created_at FROM insertion) AS created_at`,
-      [p.walletId, p.coins, p.insertionId, p.playSessionId, p.gameId, p.playerId, p.developerId, p.grossMills, p.earnedMills],
-    );
+    const values = [p.walletId, p.coins, p.insertionId, p.playSessionId, p.gameId, p.playerId, p.developerId, p.grossMills, p.earnedMills];
+    const text = rider
+      ? withRiders(PAY_FOR_INSERTION_HEAD, values.length, [rider], 'EXISTS (SELECT 1 FROM debit)', "jsonb_build_object('balance', (SELECT balance_after FROM debit))", PAY_FOR_INSERTION_TAIL)
+      : PAY_FOR_INSERTION;
+    const row = await this.uow.one<{ balance_after: string | null; created_at: Date | null }>(text, rider ? riderValues(values, [rider]) : values);
     if (row!.balance_after === null || row!.created_at === null) return null;
     return { balanceAfter: Number(row!.balance_after), createdAt: row!.created_at };
   }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { RidingWrite } from '../../database/riding-write';
 import { InvalidRequestError, NotFoundError } from '../../errors/app-error';
 import { earningFor, millsToUsd } from './money';
 import { InsufficientCoinsError, WalletFrozenError } from './wallet.errors';
@@ -116,8 +117,9 @@ export class WalletService {
    * 403 WALLET_FROZEN when a dispute froze the wallet, else 402 INSUFFICIENT_COINS when the balance
    * does not cover it; the caller's transaction then rolls back.
    */
-  async payForInsertion(purchase: InsertionPurchase): Promise<{ balance: number; createdAt: Date }> {
-    const paid = await this.wallets.payForInsertion({ ...purchase, ...earningFor(purchase.coins) });
+  /** `rider`: a write that lands with the payment (the key's answer; its `{result}` is `{ balance }`). */
+  async payForInsertion(purchase: InsertionPurchase, rider?: RidingWrite): Promise<{ balance: number; createdAt: Date }> {
+    const paid = await this.wallets.payForInsertion({ ...purchase, ...earningFor(purchase.coins) }, rider);
     if (!paid) {
       // Refused: frozen, or the balance as it is now (a fresh statement sees what a concurrent debit committed).
       const { balance, frozenAt } = await this.wallets.state(purchase.walletId);

@@ -1,0 +1,72 @@
+/**
+ * A write of one module that rides on another module's write statement as one more CTE, so that a
+ * use case's writes reach PostgreSQL in one round trip (docs/performance.md) while each module still
+ * writes only its own tables with its own SQL.
+ *
+ * `sql` is the CTE's body (an INSERT, UPDATE or DELETE) with its own placeholders `$1..$n` for
+ * `values`, and two tokens the host statement fills in: `{when}`, a condition that holds only when
+ * the host's own write happened (the rider writes nothing otherwise), and `{result}`, a jsonb of
+ * what the host statement worked out (documented by the host; `'{}'` when it offers nothing).
+ */
+export interface RidingWrite {
+  readonly sql: string;
+  readonly values: readonly unknown[];
+}
+
+interface Texts {
+  text?: string;
+  next: Map<string, Texts>;
+}
+const hosts = new Map<string, Texts>();
+const composed = new Map<string, Map<string, string>>();
+
+/**
+ * The host statement `head` (CTEs; `$1..$k` its own `k` values) followed by each rider as
+ * `, rider_<i> AS (...)`, then `tail` (the host's final SELECT). The riders' values follow the
+ * host's, in order. Texts are built once per (head, riders) combination: all are constants, so
+ * the prepared statement's name stays stable.
+ */
+export function withRiders(head: string, hostValueCount: number, riders: readonly RidingWrite[], when: string, result: string, tail: string): string {
+  let node: Texts | undefined = hosts.get(head);
+  if (!node) hosts.set(head, (node = { next: new Map() }));
+  for (const rider of riders) {
+    let child: Texts | undefined = node.next.get(rider.sql);
+    if (!child) node.next.set(rider.sql, (child = { next: new Map() }));
+    node = child;
+  }
+  if (node.text === undefined) {
+    let offset = hostValueCount;
+    const ctes = riders.map((rider, i) => {
+      const body = shiftPlaceholders(rider.sql, offset).replaceAll('{when}', when).replaceAll('{result}', result);
+      offset += rider.values.length;
+      return `, rider_${i} AS (${body})`;
+    });
+    node.text = `${head}${ctes.join('')}\n${tail}`;
+  }
+  return node.text;
+}
+
+/** The host's values followed by each rider's. */
+export function riderValues(host: unknown[], riders: readonly RidingWrite[]): unknown[] {
+  for (const rider of riders) for (const value of rider.values) host.push(value);
+  return host;
+}
+
+/**
+ * A read wrapped by `wrap` (its own placeholders after the read's): `{read}` in `wrap` is the
+ * read's text, `$+1`, `$+2` ... its own values after the read's `readValueCount`. Built once.
+ */
+export function around(wrap: string, read: string, readValueCount: number): string {
+  let byRead = composed.get(wrap);
+  if (!byRead) composed.set(wrap, (byRead = new Map()));
+  let text = byRead.get(read);
+  if (text === undefined) {
+    text = wrap.replace(/\$\+(\d+)/g, (_, n: string) => `$${Number(n) + readValueCount}`).replace('{read}', read);
+    byRead.set(read, text);
+  }
+  return text;
+}
+
+function shiftPlaceholders(sql: string, offset: number): string {
+  return offset === 0 ? sql : sql.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`);
+}
