@@ -14,6 +14,11 @@ export interface Measurement {
   rssMaxMb: number;
   /** Server CPU time per request (user + system), in ms: steadier than req/s when other jobs share the machine. */
   cpuMsPerRequest?: number;
+  /** Bytes the server allocated on V8's heap per request (bench/heap-probe.ts). */
+  allocatedBytesPerRequest?: number;
+  /** Garbage collections in the server while measured, and their time. */
+  gcs?: number;
+  gcMs?: number;
 }
 
 export interface LoadOptions {
@@ -29,6 +34,8 @@ export interface LoadOptions {
   rssMb: () => number;
   /** The server's CPU seconds so far. */
   cpuSeconds?: () => number;
+  /** Counts the server's heap allocation over the measured part (not the warm-up). */
+  heapCount?: { start: () => Promise<void>; stop: () => Promise<{ allocatedBytes: number; gcs: number; gcMs: number }> };
 }
 
 /** Samples `read` every 100 ms until stopped; returns the maximum seen. */
@@ -62,11 +69,13 @@ async function cannon(options: LoadOptions, limit: { duration?: number; amount?:
 /** Runs an optional warm-up (not measured), then the measured load, sampling the server's RSS. */
 export async function runLoad(options: LoadOptions): Promise<Measurement> {
   if (options.warmupSeconds) await cannon(options, { duration: options.warmupSeconds });
+  await options.heapCount?.start();
   const stopSampling = sampleMax(options.rssMb);
   const cpuBefore = options.cpuSeconds?.();
   const started = process.hrtime.bigint();
   const result = await cannon(options, { duration: options.duration, amount: options.amount });
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const heap = await options.heapCount?.stop();
   const rssMaxMb = stopSampling();
   const cpu = cpuBefore === undefined ? undefined : options.cpuSeconds!() - cpuBefore;
   const statuses: Record<string, number> = {};
@@ -85,5 +94,8 @@ export async function runLoad(options: LoadOptions): Promise<Measurement> {
     statuses,
     rssMaxMb,
     cpuMsPerRequest: cpu === undefined || requests === 0 ? undefined : (cpu * 1000) / requests,
+    allocatedBytesPerRequest: heap === undefined || requests === 0 ? undefined : heap.allocatedBytes / requests,
+    gcs: heap?.gcs,
+    gcMs: heap?.gcMs,
   };
 }

@@ -59,7 +59,8 @@ export async function countQueries(
     const sessions = w.coinSessions;
     const n = sessions.length - 1;
     recording = insertCoinStatements;
-    await player.post(`/api/play/sessions/${sessions[0]}/insert-coin`, { idempotencyKey: freshKey('q') });
+    const replayKey = freshKey('q');
+    await player.post(`/api/play/sessions/${sessions[0]}/insert-coin`, { idempotencyKey: replayKey });
     recording = undefined;
     // The warm-up below uses sessions[0] again: wait out its 500 ms insert-coin limit.
     await new Promise((r) => setTimeout(r, 600));
@@ -67,6 +68,12 @@ export async function countQueries(
     await measure('POST insert-coin', n, (i) => player.post(`/api/play/sessions/${sessions[i + 1]}/insert-coin`, { idempotencyKey: freshKey('q') }));
 
     await measure('POST score', n, (i) => player.post(`/api/play/sessions/${sessions[i + 1]}/score`, { score: 10 + i, idempotencyKey: freshKey('q') }));
+    // A second paid insertion in each session (past its 500 ms limit), each scored by the developer's server.
+    await new Promise((r) => setTimeout(r, 600));
+    const fresh: string[] = [];
+    for (const id of sessions) fresh.push((await player.post<{ insertionId: string }>(`/api/play/sessions/${id}/insert-coin`, { idempotencyKey: freshKey('q') })).insertionId);
+    await measure('POST trusted score', n, (i) => api.post(`/api/v1/insertions/${fresh[i + 1]}/score`, { score: 20 + i, idempotencyKey: freshKey('q') }));
+    await measure('POST insert-coin (replay)', 5, () => player.post(`/api/play/sessions/${sessions[0]}/insert-coin`, { idempotencyKey: replayKey }));
     await measure('POST heartbeat', 20, () => player.post(`/api/play/sessions/${sessions[0]}/heartbeat`));
     await measure('GET leaderboard all (cache miss)', 5, () => player.get(`/api/games/${w.game.slug}/scores?period=all`), 600);
     await measure('GET leaderboard week (cache miss)', 5, () => player.get(`/api/games/${w.game.slug}/scores?period=week`), 600);

@@ -16,6 +16,8 @@ export interface Row {
   cpuRatio?: number;
   target?: { text: string; met: boolean };
   note?: string;
+  /** Round trips to PostgreSQL per request of this row's path (the census, queries.ts). */
+  roundTrips?: number;
 }
 
 export interface Report {
@@ -44,6 +46,8 @@ function cells(row: Row): string[] {
     errors,
     fmt(m.rssMaxMb),
     m.cpuMsPerRequest === undefined ? '' : fmt(m.cpuMsPerRequest, 3),
+    m.allocatedBytesPerRequest === undefined ? '' : fmt(m.allocatedBytesPerRequest / 1024, 1),
+    row.roundTrips === undefined ? '' : fmt(row.roundTrips, 1),
     row.baseline ? `${row.baseline} ${fmt(row.baselineRps ?? NaN)}` : '',
     row.ratio === undefined ? '' : fmt(row.ratio, 2),
     row.cpuRatio === undefined ? '' : fmt(row.cpuRatio, 2),
@@ -51,12 +55,12 @@ function cells(row: Row): string[] {
   ];
 }
 
-const HEAD = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'RSS MB', 'CPU ms/req', 'vs (req/s)', 'ratio', 'CPU ratio', 'target'];
+const HEAD = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'RSS MB', 'CPU ms/req', 'alloc KB/req', 'round trips', 'vs (req/s)', 'ratio', 'CPU ratio', 'target'];
 
 export function textTable(report: Report): string {
   const rows = [HEAD, ...report.rows.map(cells)];
   const widths = HEAD.map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  const line = (r: string[]) => r.map((c, i) => (i === 0 || i === 7 || i === 10 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ').trimEnd();
+  const line = (r: string[]) => r.map((c, i) => (i === 0 || i === 9 || i === 12 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ').trimEnd();
   const out: string[] = [];
   let section = '';
   out.push(line(HEAD));
@@ -75,7 +79,7 @@ export function markdown(report: Report): string {
   out.push(`Run ${report.startedAt}, mode \`${report.mode}\`.`, '');
   out.push(`Machine: ${Object.entries(report.machine).map(([k, v]) => `${k} ${v}`).join(', ')}.`, '');
   out.push(`Parameters: ${Object.entries(report.parameters).map(([k, v]) => `${k} ${v}`).join(', ')}.`, '');
-  out.push(`| ${HEAD.join(' | ')} |`, `|${HEAD.map((_, i) => (i >= 1 && i <= 6 ? '---:' : '---')).join('|')}|`);
+  out.push(`| ${HEAD.join(' | ')} |`, `|${HEAD.map((_, i) => (i >= 1 && i <= 8 ? '---:' : '---')).join('|')}|`);
   let section = '';
   for (const row of report.rows) {
     if (row.section !== section) {

@@ -4,6 +4,15 @@ import { resolve } from 'node:path';
 import { freePort } from '../src/database/embedded-postgres';
 
 export const MAIN = resolve(__dirname, '../src/main.js');
+/** Bench-only preload (bench/heap-probe.ts): counts heap allocation between two SIGUSR2. */
+const HEAP_PROBE = resolve(__dirname, 'heap-probe.js');
+
+/** What the service allocated on V8's heap while a probe ran (bench/heap-probe.ts). */
+export interface HeapCount {
+  allocatedBytes: number;
+  gcs: number;
+  gcMs: number;
+}
 
 /**
  * Node flags of the production start (`npm run start:prod`: `node <flags> dist/src/main.js`), so the
@@ -23,6 +32,10 @@ export interface BenchService {
   /** CPU time (user + system) the service process has used so far, in seconds. */
   cpuSeconds(): number;
   output(): string;
+  /** Starts counting heap allocation in the service (resolves once it counts). */
+  startHeapCount(): Promise<void>;
+  /** Stops the count started last and returns it. */
+  stopHeapCount(): Promise<HeapCount>;
   stop(): Promise<void>;
 }
 
@@ -51,7 +64,7 @@ export function cpuSecondsOf(pid: number): number {
 export async function startBenchService(env: Record<string, string>, nodeArgs: string[] = []): Promise<BenchService> {
   const port = env.PORT ? Number(env.PORT) : await freePort();
   let out = '';
-  const child: ChildProcess = spawn(process.execPath, [...productionNodeFlags(), ...nodeArgs, MAIN], {
+  const child: ChildProcess = spawn(process.execPath, [...productionNodeFlags(), '--require', HEAP_PROBE, ...nodeArgs, MAIN], {
     env: {
       PATH: process.env.PATH ?? '',
       NODE_ENV: 'production',
@@ -68,6 +81,23 @@ export async function startBenchService(env: Record<string, string>, nodeArgs: s
   const keep = (d: Buffer) => (out = (out + d.toString()).slice(-20_000));
   child.stdout!.on('data', keep);
   child.stderr!.on('data', keep);
+  // The heap probe's answers, one line each; waiters in order.
+  const probeWaiters: ((line: string) => void)[] = [];
+  let partial = '';
+  child.stderr!.on('data', (d: Buffer) => {
+    const lines = (partial + d.toString()).split('\n');
+    partial = lines.pop() ?? '';
+    for (const line of lines) if (line.startsWith('heap-probe ')) probeWaiters.shift()?.(line.slice('heap-probe '.length));
+  });
+  const probe = (): Promise<string> =>
+    new Promise((res, rej) => {
+      const timer = setTimeout(() => rej(new Error('heap probe did not answer within 10 s')), 10_000);
+      probeWaiters.push((line) => {
+        clearTimeout(timer);
+        res(line);
+      });
+      child.kill('SIGUSR2');
+    });
   let stopping = false;
   const exited = new Promise<void>((res) =>
     child.on('exit', (code, signal) => {
@@ -98,6 +128,12 @@ export async function startBenchService(env: Record<string, string>, nodeArgs: s
     rssMb: () => rssMbOf(child.pid!),
     cpuSeconds: () => cpuSecondsOf(child.pid!),
     output: () => out,
+    async startHeapCount() {
+      await probe();
+    },
+    async stopHeapCount() {
+      return JSON.parse(await probe()) as HeapCount;
+    },
     async stop() {
       stopping = true;
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');

@@ -7,12 +7,15 @@ import { sampleMax } from './load';
 /**
  * The database ceiling of insert-coin: the statements the service sends for one paid insert-coin,
  * in the same order, as named prepared statements, straight through `pg` with no HTTP and no
- * framework. Copied from the repositories (keep in step with them):
- *   LoginSessionRepository.resolve, then one transaction: IdempotencyRepository.claim,
- *   PlaySessionRepository.byId, WalletRepository.payForInsertion (the wallet head's update, which
- *   locks it, the debit, insertion, earning and session touch), IdempotencyRepository.complete.
- * `core` runs only the money transaction (BEGIN, the payment statement, COMMIT), the pgbench-style figure.
- * The census (queries.ts) checks these texts against what the service really sent.
+ * framework: LoginSessionRepository.resolve, then one transaction: the key's claim with the play
+ * session's read (IdempotencyRepository.claimWith + PlaySessionRepository.byIdRead), the money
+ * statement with the stored answer riding on it (WalletRepository.payForInsertion +
+ * IdempotencyRepository.storeAnswer), COMMIT. Copied as the service composes them (keep in step).
+ *
+ * `core` runs only the money transaction (BEGIN, the payment statement, COMMIT), the pgbench-style
+ * figure of issue 20; it is kept exactly as it was when the issue set the target against it
+ * (CORE_PAY below, which predates the wallet freeze's `frozen_at IS NULL`), so the ratio stays honest.
+ * The census (queries.ts) checks the full sequence's texts against what the service really sent.
  */
 const AUTH = `SELECT s.id AS login_session_id, a.id AS account_id, a.email, a.email_verified_at IS NOT NULL AS email_verified,
               a.display_name, a.is_admin, d.id AS developer_id, p.id AS player_id, w.id AS wallet_id, p.initials AS player_initials
@@ -22,12 +25,38 @@ const AUTH = `SELECT s.id AS login_session_id, a.id AS account_id, a.email, a.em
          LEFT JOIN players p ON p.account_id = a.id
          LEFT JOIN wallets w ON w.player_id = p.id
         WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND s.expires_at > now()`;
-const SESSION = `SELECT ps.id, ps.game_id AS "gameId", ps.game_version_id AS "gameVersionId", g.developer_id AS "developerId",
+const CLAIM_AND_SESSION = `WITH claim AS (
+    INSERT INTO idempotency_keys (caller, key, fingerprint) VALUES ($3, $4, $5) ON CONFLICT DO NOTHING RETURNING 1
+  )
+  SELECT EXISTS (SELECT 1 FROM claim) AS "idem_claimed", r.*
+    FROM (SELECT 1) AS one LEFT JOIN LATERAL (SELECT true AS "idem_found", x.* FROM (SELECT ps.id, ps.game_id AS "gameId", ps.game_version_id AS "gameVersionId", g.developer_id AS "developerId",
   ps.player_id AS "playerId", ps.player_ref AS "playerRef", ps.test_mode AS "testMode", ps.coins_per_credit AS "coinsPerCredit",
   g.max_score::float8 AS "maxScore", ps.started_at AS "startedAt", ps.last_seen_at AS "lastSeenAt", ps.ended_at AS "endedAt",
-  (ps.ended_at IS NULL AND ps.last_seen_at > now() - make_interval(secs => $2)) AS active FROM play_sessions ps JOIN games g ON g.id = ps.game_id WHERE ps.id = $1`;
-const IDEM_CLAIM = 'INSERT INTO idempotency_keys (caller, key, fingerprint) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING 1 AS claimed';
-const PAY = `WITH head AS (
+  (ps.ended_at IS NULL AND ps.last_seen_at > now() - make_interval(secs => $2)) AS active FROM play_sessions ps JOIN games g ON g.id = ps.game_id WHERE ps.id = $1) AS x) AS r ON true`;
+const PAY_AND_ANSWER = `WITH head AS (
+         UPDATE wallets SET balance = balance - $2::integer, last_seq = last_seq + 1
+          WHERE id = $1 AND balance >= $2::integer AND frozen_at IS NULL
+         RETURNING id, last_seq, balance
+       ), debit AS (
+         INSERT INTO ledger_entries (wallet_id, seq, delta, balance_after, kind)
+         SELECT head.id, head.last_seq, -$2::integer, head.balance, 'debit' FROM head
+         RETURNING id, balance_after
+       ), insertion AS (
+         INSERT INTO insertions (id, play_session_id, game_id, player_id, ledger_entry_id, coins)
+         SELECT $3::uuid, $4::uuid, $5::uuid, $6::uuid, debit.id, $2::integer FROM debit
+         RETURNING id, created_at
+       ), earning AS (
+         INSERT INTO developer_earnings (insertion_id, developer_id, game_id, coins, gross_mills, earned_mills)
+         SELECT insertion.id, $7::uuid, $5::uuid, $2::integer, $8::bigint, $9::bigint FROM insertion
+         RETURNING id
+       ), touched AS (
+         UPDATE play_sessions SET last_seen_at = GREATEST(last_seen_at, now())
+          WHERE id = $4::uuid AND EXISTS (SELECT 1 FROM insertion)
+         RETURNING id
+       ), rider_0 AS (UPDATE idempotency_keys SET status_code = $12, response = $13::jsonb || jsonb_build_object('balance', (SELECT balance_after FROM debit))
+  WHERE caller = $10 AND key = $11 AND EXISTS (SELECT 1 FROM debit) RETURNING 1)
+SELECT (SELECT balance_after FROM debit) AS balance_after, (SELECT created_at FROM insertion) AS created_at`;
+const CORE_PAY = `WITH head AS (
          UPDATE wallets SET balance = balance - $2::integer, last_seq = last_seq + 1
           WHERE id = $1 AND balance >= $2::integer
          RETURNING id, last_seq, balance
@@ -49,10 +78,9 @@ const PAY = `WITH head AS (
          RETURNING id
        )
        SELECT (SELECT balance_after FROM debit) AS balance_after, (SELECT created_at FROM insertion) AS created_at`;
-const IDEM_COMPLETE = 'UPDATE idempotency_keys SET status_code = $3, response = $4 WHERE caller = $1 AND key = $2';
 
-/** The statements of one paid insert-coin, in order, as the service sends them. */
-export const INSERT_COIN_STATEMENTS = [AUTH, IDEM_CLAIM, SESSION, PAY, IDEM_COMPLETE];
+/** The statements of one paid insert-coin, in order, as the service sends them (BEGIN and COMMIT aside). */
+export const INSERT_COIN_STATEMENTS = [AUTH, CLAIM_AND_SESSION, PAY_AND_ANSWER];
 
 const names = new Map<string, string>();
 function q(client: Client, text: string, values: unknown[]) {
@@ -107,16 +135,16 @@ async function insertCoin(client: Client, t: BaselineTarget, full: boolean, seq:
   if (full) await q(client, AUTH, [t.tokenHash]);
   await client.query('BEGIN');
   try {
-    if (full) {
-      await q(client, IDEM_CLAIM, [caller, key, fingerprint]);
-      await q(client, SESSION, [t.sessionId, 1800]);
-    }
     const insertionId = randomUUID();
-    const { rows } = await q(client, PAY, [t.walletId, 1, insertionId, t.sessionId, t.gameId, t.playerId, t.developerId, 250, 175]);
-    if (rows[0].balance_after === null) throw new Error('baseline wallet ran out of coins');
     if (full) {
-      const answer = { insertionId, creditsGranted: 1, coinsSpent: 1, balance: Number(rows[0].balance_after), testMode: false, replayed: false };
-      await q(client, IDEM_COMPLETE, [caller, key, 200, JSON.stringify(answer)]);
+      const { rows: claimed } = await q(client, CLAIM_AND_SESSION, [t.sessionId, 1800, caller, key, fingerprint]);
+      if (!claimed[0].idem_claimed || !claimed[0].idem_found) throw new Error('baseline claim or play session missing');
+      const answer = { insertionId, creditsGranted: 1, coinsSpent: 1, balance: 0, testMode: false, replayed: false };
+      const { rows } = await q(client, PAY_AND_ANSWER, [t.walletId, 1, insertionId, t.sessionId, t.gameId, t.playerId, t.developerId, 250, 175, caller, key, 200, JSON.stringify(answer)]);
+      if (rows[0].balance_after === null) throw new Error('baseline wallet ran out of coins');
+    } else {
+      const { rows } = await q(client, CORE_PAY, [t.walletId, 1, insertionId, t.sessionId, t.gameId, t.playerId, t.developerId, 250, 175]);
+      if (rows[0].balance_after === null) throw new Error('baseline wallet ran out of coins');
     }
     await client.query('COMMIT');
   } catch (error) {
