@@ -2,14 +2,14 @@ import { GCProfiler, getHeapStatistics } from 'node:v8';
 
 /**
  * Loaded into the bench's service process with `--require` (never in production): counts the bytes
- * the process allocates on V8's heap between two SIGUSR2 signals. V8 keeps no running total, so
+ * the process allocates on V8's heap between two SIGWINCH signals. V8 keeps no running total, so
  * the count is rebuilt from each garbage collection's heap size before and after (GCProfiler):
  * allocated = Σ (used before GC i − used after GC i−1) + (used at the end − used after the last GC).
  * The answer goes to stderr as one line: `heap-probe {"allocatedBytes":…,"gcs":…,"gcMs":…}`.
  */
 let running: { profiler: GCProfiler; usedAtStart: number } | undefined;
 
-process.on('SIGUSR2', () => {
+process.on('SIGWINCH', () => {
   if (!running) {
     const profiler = new GCProfiler();
     profiler.start();

@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { freePort } from '../src/database/embedded-postgres';
 
 export const MAIN = resolve(__dirname, '../src/main.js');
-/** Bench-only preload (bench/heap-probe.ts): counts heap allocation between two SIGUSR2. */
+/** Bench-only preload (bench/heap-probe.ts): counts heap allocation between two SIGWINCH. */
 const HEAP_PROBE = resolve(__dirname, 'heap-probe.js');
 
 /** What the service allocated on V8's heap while a probe ran (bench/heap-probe.ts). */
@@ -96,7 +96,7 @@ export async function startBenchService(env: Record<string, string>, nodeArgs: s
         clearTimeout(timer);
         res(line);
       });
-      child.kill('SIGUSR2');
+      child.kill('SIGWINCH');
     });
   let stopping = false;
   const exited = new Promise<void>((res) =>
