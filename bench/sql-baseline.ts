@@ -18,13 +18,14 @@ import { sampleMax } from './load';
  * The census (queries.ts) checks the full sequence's texts against what the service really sent.
  */
 const AUTH = `SELECT s.id AS login_session_id, a.id AS account_id, a.email, a.email_verified_at IS NOT NULL AS email_verified,
-              a.display_name, a.is_admin, d.id AS developer_id, p.id AS player_id, w.id AS wallet_id, p.initials AS player_initials
+              a.display_name, a.is_admin, d.id AS developer_id, p.id AS player_id, w.id AS wallet_id, p.initials AS player_initials,
+              w.frozen_at IS NOT NULL AS wallet_frozen
          FROM login_sessions s
          JOIN accounts a ON a.id = s.account_id
          LEFT JOIN developers d ON d.account_id = a.id
          LEFT JOIN players p ON p.account_id = a.id
          LEFT JOIN wallets w ON w.player_id = p.id
-        WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND s.expires_at > now()`;
+        WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND s.expires_at > now() AND a.banned_at IS NULL`;
 const CLAIM_AND_SESSION = `WITH claim AS (
     INSERT INTO idempotency_keys (caller, key, fingerprint) VALUES ($3, $4, $5) ON CONFLICT DO NOTHING RETURNING 1
   )
