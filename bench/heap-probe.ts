@@ -1,3 +1,6 @@
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
+import { resolve } from 'node:path';
 import { GCProfiler, getHeapStatistics } from 'node:v8';
 
 /**
@@ -9,14 +12,28 @@ import { GCProfiler, getHeapStatistics } from 'node:v8';
  */
 let running: { profiler: GCProfiler; usedAtStart: number } | undefined;
 
+/**
+ * With ARCADE_BENCH_ALLOC_PROFILE=<dir> (`npm run bench -- --alloc-prof`), each count also records
+ * V8's sampling heap profile of every allocation, collected or not, as <dir>/alloc-<n>.heapprofile
+ * (open it in Chrome DevTools' Memory tab, or summarise it with `node dist/bench/alloc-top.js <file>`).
+ */
+const profileDir = process.env.ARCADE_BENCH_ALLOC_PROFILE;
+const session = profileDir ? new Session() : undefined;
+session?.connect();
+let profiles = 0;
+
 process.on('SIGWINCH', () => {
   if (!running) {
     const profiler = new GCProfiler();
     profiler.start();
     running = { profiler, usedAtStart: getHeapStatistics().used_heap_size };
+    session?.post('HeapProfiler.startSampling', { samplingInterval: 1024, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
     process.stderr.write('heap-probe started\n');
     return;
   }
+  session?.post('HeapProfiler.stopSampling', (error, result) => {
+    if (!error) writeFileSync(resolve(profileDir!, `alloc-${++profiles}.heapprofile`), JSON.stringify(result.profile));
+  });
   const usedAtEnd = getHeapStatistics().used_heap_size;
   const statistics = running.profiler.stop()?.statistics ?? [];
   let allocated = 0;

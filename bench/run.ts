@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { resolve } from 'node:path';
 import { Pool } from 'pg';
@@ -50,6 +51,8 @@ const QUICK: Profile = {
 
 /** `--cpu-prof` writes the service's CPU profile here when it stops. */
 const PROFILE_DIR = resolve(tmpdir(), 'arcade-bench-profiles');
+/** `--alloc-prof` writes a sampling heap profile per measured load here (bench/heap-probe.ts), numbered in order. */
+const ALLOC_PROFILE_DIR = resolve(tmpdir(), 'arcade-bench-alloc');
 
 const started = Date.now();
 function log(line: string): void {
@@ -167,7 +170,9 @@ async function main(): Promise<void> {
     const before = await checkInvariants(pool);
     if (!before.ok) throw new Error(`invariants broken after seeding: ${JSON.stringify(before.violations).slice(0, 2000)}`);
     log(`invariants hold: ${JSON.stringify(before.totals)}`);
-    service = await startBenchService({ ...env, PORT: new URL(url).port }, process.argv.includes('--cpu-prof') ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : []);
+    const allocProfiles: Record<string, string> = process.argv.includes('--alloc-prof') ? { ARCADE_BENCH_ALLOC_PROFILE: ALLOC_PROFILE_DIR } : {};
+    if (allocProfiles.ARCADE_BENCH_ALLOC_PROFILE) mkdirSync(ALLOC_PROFILE_DIR, { recursive: true });
+    service = await startBenchService({ ...env, ...allocProfiles, PORT: new URL(url).port }, process.argv.includes('--cpu-prof') ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : []);
     const svc = service;
     log(`measuring service pid ${svc.pid}, RSS ${svc.rssMb().toFixed(0)} MB at start`);
     report.extras['server RSS idle before load (MB)'] = Math.round(svc.rssMb());

@@ -1,0 +1,84 @@
+import { Client } from 'pg';
+import type { TestApp } from '../support/app';
+import { createApiKey, createDeveloper, createWorldApp, publishGame, signUpVerifiedPlayer } from '../support/factories';
+import { asAppRole } from '../support/global-setup';
+import { fundPlayer, idempotencyKey, paidSession, postScore, postTrustedScore, startSession } from '../support/play';
+
+/**
+ * Round trips to PostgreSQL on the money paths (issue 20, docs/performance.md): every `pg`
+ * `Client.query` the app sends for one request — TypeORM's and the unit of work's alike, BEGIN and
+ * COMMIT included — is counted; the test's own reads (another database role) are not. A change
+ * that adds a statement to insert-coin or a score fails here, not only in the bench.
+ */
+const TARGETS = { insertCoin: 5, playerScore: 6, trustedScore: 5 };
+
+describe('round trips to PostgreSQL per request', () => {
+  let t: TestApp;
+  let appRole: string;
+  let counting = false;
+  let sent: string[] = [];
+  let spy: jest.SpyInstance;
+
+  beforeAll(async () => {
+    t = await createWorldApp();
+    appRole = new URL(asAppRole(t.databaseUrl)).username;
+    const query = Client.prototype.query;
+    spy = jest.spyOn(Client.prototype, 'query').mockImplementation(function (this: Client, ...args: unknown[]) {
+      if (counting && this.user === appRole) {
+        const first = args[0] as string | { text?: string };
+        sent.push((typeof first === 'string' ? first : first?.text ?? '').replace(/\s+/g, ' ').slice(0, 80));
+      }
+      return (query as (...a: unknown[]) => unknown).apply(this, args) as never;
+    });
+  });
+  afterAll(async () => {
+    spy.mockRestore();
+    await t.close();
+  });
+
+  /** The statements the app sent while `request` ran (it must have answered `status`). */
+  async function statementsOf(request: () => Promise<{ status: number; body: unknown }>, status = 200): Promise<string[]> {
+    sent = [];
+    counting = true;
+    let res: { status: number; body: unknown };
+    try {
+      res = await request();
+    } finally {
+      counting = false;
+    }
+    expect({ status: res.status, body: res.body }).toEqual({ status, body: expect.anything() });
+    return sent;
+  }
+
+  it(`insert-coin (paid) takes at most ${TARGETS.insertCoin}, player score at most ${TARGETS.playerScore}, trusted score at most ${TARGETS.trustedScore}`, async () => {
+    const dev = await createDeveloper(t);
+    const liveKey = (await createApiKey(t, dev, 'live')).key;
+    const game = await publishGame(t, dev, { maxScore: 1_000_000 });
+    const player = await signUpVerifiedPlayer(t);
+    await fundPlayer(t, player, 10);
+    // Warm: each path once (the key's lastUsedAt is written on first use, at most once a minute after).
+    const warm = await paidSession(t, player, game.slug);
+    await postScore(t, player, warm.sessionId, 1).expect(200);
+    await postTrustedScore(t, liveKey, (await paidSession(t, player, game.slug)).insertionId, 1).expect(200);
+
+    const { sessionId } = await startSession(t, player, game.slug);
+    const insertCoin = await statementsOf(() => t.http().post(`/api/play/sessions/${sessionId}/insert-coin`).set('Cookie', player.cookie).send({ idempotencyKey: idempotencyKey('rt') }));
+    const playerScore = await statementsOf(() => postScore(t, player, sessionId, 42));
+    const trusted = (await paidSession(t, player, game.slug)).insertionId;
+    const trustedScore = await statementsOf(() => postTrustedScore(t, liveKey, trusted, 43));
+
+    // Each did its work: the debit, both scores saved with their answers stored.
+    const { rows } = await t.db.query(
+      `SELECT (SELECT count(*)::int FROM scores WHERE play_session_id = $1) AS player_scores,
+              (SELECT count(*)::int FROM scores WHERE insertion_id = $2 AND source = 'trusted') AS trusted_scores,
+              (SELECT count(*)::int FROM idempotency_keys WHERE key LIKE 'rt-%' AND response IS NOT NULL) AS answered`,
+      [sessionId, trusted],
+    );
+    expect(rows[0]).toEqual({ player_scores: 1, trusted_scores: 1, answered: 1 });
+    // Counted for real: each at least authenticates, begins and commits.
+    for (const list of [insertCoin, playerScore, trustedScore]) expect(list.length).toBeGreaterThanOrEqual(3);
+    expect({ insertCoin: insertCoin.length <= TARGETS.insertCoin ? 'ok' : insertCoin }).toEqual({ insertCoin: 'ok' });
+    expect({ playerScore: playerScore.length <= TARGETS.playerScore ? 'ok' : playerScore }).toEqual({ playerScore: 'ok' });
+    expect({ trustedScore: trustedScore.length <= TARGETS.trustedScore ? 'ok' : trustedScore }).toEqual({ trustedScore: 'ok' });
+  });
+});
