@@ -23,8 +23,9 @@ const composed = new Map<string, Map<string, string>>();
 /**
  * The host statement `head` (CTEs; `$1..$k` its own `k` values) followed by each rider as
  * `, rider_<i> AS (...)`, then `tail` (the host's final SELECT). The riders' values follow the
- * host's, in order. Texts are built once per (head, riders) combination: all are constants, so
- * the prepared statement's name stays stable.
+ * host's, in order. Texts are built once per (head, riders) combination: all are constants (and
+ * so are a host's `when`, `result`, `tail` and value count), so the prepared statement's name stays
+ * stable. Replacements are functions: a `$&` or `$'` in SQL text would otherwise be a pattern.
  */
 export function withRiders(head: string, hostValueCount: number, riders: readonly RidingWrite[], when: string, result: string, tail: string): string {
   let node: Texts | undefined = hosts.get(head);
@@ -37,7 +38,7 @@ export function withRiders(head: string, hostValueCount: number, riders: readonl
   if (node.text === undefined) {
     let offset = hostValueCount;
     const ctes = riders.map((rider, i) => {
-      const body = shiftPlaceholders(rider.sql, offset).replaceAll('{when}', when).replaceAll('{result}', result);
+      const body = shiftPlaceholders(rider.sql, offset).replaceAll('{when}', () => when).replaceAll('{result}', () => result);
       offset += rider.values.length;
       return `, rider_${i} AS (${body})`;
     });
@@ -61,7 +62,7 @@ export function around(wrap: string, read: string, readValueCount: number): stri
   if (!byRead) composed.set(wrap, (byRead = new Map()));
   let text = byRead.get(read);
   if (text === undefined) {
-    text = wrap.replace(/\$\+(\d+)/g, (_, n: string) => `$${Number(n) + readValueCount}`).replace('{read}', read);
+    text = wrap.replace(/\$\+(\d+)/g, (_, n: string) => `$${Number(n) + readValueCount}`).replace('{read}', () => read);
     byRead.set(read, text);
   }
   return text;
