@@ -42,13 +42,24 @@ const SESSION_COLUMNS = `ps.id, ps.game_id AS "gameId", ps.game_version_id AS "g
   g.max_score::float8 AS "maxScore", ps.started_at AS "startedAt", ps.last_seen_at AS "lastSeenAt", ps.ended_at AS "endedAt",
   (ps.ended_at IS NULL AND ps.last_seen_at > now() - make_interval(secs => $2)) AS active`;
 
+/**
+ * The statements below with the board's size as a literal (a LIMIT parameter would leave a generic
+ * plan guessing at it), built once per size.
+ */
+const targetTexts = new Map<number, { score: string; trusted: string }>();
+function targetTextsFor(boardSize: number): { score: string; trusted: string } {
+  let texts = targetTexts.get(boardSize);
+  if (!texts) targetTexts.set(boardSize, (texts = { score: scoreTargetSql(boardSize), trusted: trustedTargetSql(boardSize) }));
+  return texts;
+}
+
 /** See `scoreTargetRead`. The board subquery is the partial index scan of BOARD_ALL_SQL (scoring). */
-const SCORE_TARGET_SQL = `SELECT ${SESSION_COLUMNS}, li.id AS "insertionId", li.voided AS "insertionVoided", li.scored AS "insertionScored",
+const scoreTargetSql = (boardSize: number) => `SELECT ${SESSION_COLUMNS}, li.id AS "insertionId", li.voided AS "insertionVoided", li.scored AS "insertionScored",
   now() AS now,
   (SELECT coalesce(json_agg(b), '[]'::json) FROM (
      SELECT s.id, s.score::text AS score, s.achieved_at FROM scores s
       WHERE s.game_id = ps.game_id AND s.initials IS NOT NULL AND s.removed_at IS NULL
-      ORDER BY s.score DESC, s.achieved_at ASC, s.id ASC LIMIT $3) b) AS board
+      ORDER BY s.score DESC, s.achieved_at ASC, s.id ASC LIMIT ${boardSize}) b) AS board
   FROM play_sessions ps JOIN games g ON g.id = ps.game_id
   LEFT JOIN LATERAL (
     SELECT i.id, EXISTS (SELECT 1 FROM insertion_voids v WHERE v.insertion_id = i.id) AS voided,
@@ -59,17 +70,17 @@ const SCORE_TARGET_SQL = `SELECT ${SESSION_COLUMNS}, li.id AS "insertionId", li.
 
 /**
  * An insertion as `insertion()` reads it, with what a trusted score needs: whether it is scored,
- * the player's saved initials, the game's all-time top ten (as in SCORE_TARGET_SQL) and the
+ * the player's saved initials, the game's all-time top ten (as in scoreTargetSql) and the
  * transaction's clock. Reads the scoring and identity modules' tables (read-only).
  */
-const TRUSTED_TARGET_SQL = `SELECT i.id, i.play_session_id AS "playSessionId", i.game_id AS "gameId", g.developer_id AS "developerId",
+const trustedTargetSql = (boardSize: number) => `SELECT i.id, i.play_session_id AS "playSessionId", i.game_id AS "gameId", g.developer_id AS "developerId",
        i.player_id AS "playerId", ps.player_ref AS "playerRef", i.coins, g.max_score::float8 AS "maxScore", i.created_at AS "createdAt",
        v.voided_at AS "voidedAt", EXISTS (SELECT 1 FROM scores sc WHERE sc.insertion_id = i.id) AS scored, p.initials AS "playerInitials",
        now() AS now,
        (SELECT coalesce(json_agg(b), '[]'::json) FROM (
           SELECT s.id, s.score::text AS score, s.achieved_at FROM scores s
            WHERE s.game_id = i.game_id AND s.initials IS NOT NULL AND s.removed_at IS NULL
-           ORDER BY s.score DESC, s.achieved_at ASC, s.id ASC LIMIT $3) b) AS board
+           ORDER BY s.score DESC, s.achieved_at ASC, s.id ASC LIMIT ${boardSize}) b) AS board
   FROM insertions i
   JOIN play_sessions ps ON ps.id = i.play_session_id
   JOIN games g ON g.id = i.game_id
@@ -121,7 +132,7 @@ export class PlaySessionRepository {
    * scoring module's table: a read-only query, so that a score costs one read.
    */
   scoreTargetRead(id: string, idleTimeoutSeconds: number, boardSize: number): { text: string; values: unknown[] } {
-    return { text: SCORE_TARGET_SQL, values: [isUuid(id) ? id : null, idleTimeoutSeconds, boardSize] };
+    return { text: targetTextsFor(boardSize).score, values: [isUuid(id) ? id : null, idleTimeoutSeconds] };
   }
 
   /** Extends an active session of this player; undefined when it is not (unknown, foreign, ended or idle). */
@@ -150,9 +161,9 @@ export class PlaySessionRepository {
     await this.uow.query('UPDATE play_sessions SET last_seen_at = GREATEST(last_seen_at, now()) WHERE id = $1', [id]);
   }
 
-  /** See TRUSTED_TARGET_SQL: the developer's insertion (none for unknown, `test_` and foreign ids). */
+  /** See trustedTargetSql: the developer's insertion (none for unknown, `test_` and foreign ids). */
   trustedScoreTargetRead(insertionId: string, developerId: string, boardSize: number): { text: string; values: unknown[] } {
-    return { text: TRUSTED_TARGET_SQL, values: [isUuid(insertionId) ? insertionId : null, developerId, boardSize] };
+    return { text: targetTextsFor(boardSize).trusted, values: [isUuid(insertionId) ? insertionId : null, developerId] };
   }
 
   /** `touch` as a write riding on another statement: only when the host's write happened. */
