@@ -98,6 +98,17 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ [name]: value })).toThrow(message);
   });
 
+  it('hashes passwords at OWASP\'s cost unless a test run (NODE_ENV=test) asks for PASSWORD_HASH_COST=test; production cannot', () => {
+    for (const nodeEnv of [undefined, 'production', 'development']) {
+      expect(loadConfig({ NODE_ENV: nodeEnv, ...STRIPE }).passwordHashing.cost).toBe('owasp');
+      expect(loadConfig({ NODE_ENV: nodeEnv, ...STRIPE, PASSWORD_HASH_COST: 'owasp' }).passwordHashing.cost).toBe('owasp');
+      expect(() => loadConfig({ NODE_ENV: nodeEnv, ...STRIPE, PASSWORD_HASH_COST: 'test' })).toThrow(/PASSWORD_HASH_COST accepts "owasp" \(and "test" only when NODE_ENV=test\)/);
+    }
+    expect(loadConfig({ NODE_ENV: 'test', PASSWORD_HASH_COST: 'test' }).passwordHashing.cost).toBe('test');
+    expect(loadConfig({ NODE_ENV: 'test' }).passwordHashing.cost).toBe('owasp');
+    expect(() => loadConfig({ NODE_ENV: 'test', PASSWORD_HASH_COST: 'cheap' })).toThrow(ConfigError);
+  });
+
   it('trusts only loopback proxies unless told which hops set X-Forwarded-For', () => {
     expect(loadConfig({}).trustProxy).toBe('loopback');
     expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
@@ -118,7 +129,7 @@ describe('loadConfig', () => {
       mailPerAddress: { limit: 30, windowMs: 3_600_000 },
       mailGlobal: { limit: 1000, windowMs: 3_600_000 },
     });
-    expect(config.passwordHashing).toEqual({ concurrency: Math.max(1, Math.floor(availableParallelism() / 2)), queueLimit: 100 });
+    expect(config.passwordHashing).toEqual({ concurrency: Math.max(1, Math.floor(availableParallelism() / 2)), queueLimit: 100, cost: 'owasp' });
     expect(threadPoolSize({ PASSWORD_HASH_CONCURRENCY: '3' })).toBe(7);
     // a bad value is loadConfig's to report; the pool still gets a size
     expect(threadPoolSize({ PASSWORD_HASH_CONCURRENCY: 'many' })).toBe(5);

@@ -59,12 +59,18 @@ export interface Config {
     mailPerAddress: RateLimitRule;
     mailGlobal: RateLimitRule;
   };
-  /** Password hashes computed at once (each holds a libuv thread) and waiting at most (then 503). */
-  passwordHashing: { concurrency: number; queueLimit: number };
+  /**
+   * Password hashes computed at once (each holds a libuv thread) and waiting at most (then 503);
+   * `cost`: `owasp` (argon2id at OWASP's minimum) everywhere but in tests, which may ask for
+   * `test` (PASSWORD_HASH_COST=test, refused unless NODE_ENV=test).
+   */
+  passwordHashing: { concurrency: number; queueLimit: number; cost: PasswordHashCost };
   /** Coins per pack on sale (COIN_PACKS), ascending, distinct (CONTRACT §19). */
   coinPacks: readonly number[];
   payments: PaymentsConfig;
 }
+
+export type PasswordHashCost = 'owasp' | 'test';
 
 export type PaymentProviderName = 'sandbox' | 'stripe';
 
@@ -157,6 +163,17 @@ function rule(env: Env, name: string, fallback: RateLimitRule): RateLimitRule {
     throw new ConfigError(name, '"LIMIT/SECONDS" such as "30/60" (both at least 1)', raw);
   }
   return { limit: Number(match[1]), windowMs: Number(match[2]) * 1000 };
+}
+
+/**
+ * PASSWORD_HASH_COST: `owasp` (the default), or `test`, a cheap argon2id that only a test run may
+ * use (NODE_ENV=test): production can never be configured below OWASP's minimum.
+ */
+function passwordHashCost(env: Env, nodeEnv: string): PasswordHashCost {
+  const raw = str(env, 'PASSWORD_HASH_COST') ?? 'owasp';
+  if (raw === 'owasp') return raw;
+  if (raw === 'test' && nodeEnv === 'test') return raw;
+  throw new ConfigError('PASSWORD_HASH_COST', raw === 'test' ? '"owasp" (and "test" only when NODE_ENV=test)' : '"owasp" (or "test" when NODE_ENV=test)', raw);
 }
 
 /** Default: half the cores (at least one), so hashing never takes every core from the requests. */
@@ -308,6 +325,7 @@ export function loadConfig(env: Env = process.env): Config {
     passwordHashing: {
       concurrency: passwordHashConcurrency(env),
       queueLimit: int(env, 'PASSWORD_HASH_QUEUE', 100, 0, 100_000),
+      cost: passwordHashCost(env, nodeEnv),
     },
     coinPacks: Object.freeze(coinPacks(env)),
     payments: Object.freeze(payments(env, nodeEnv)),

@@ -4,7 +4,7 @@ import { UnitOfWork } from '../../database/unit-of-work';
 import { AccountRepository } from './account.repository';
 import { AccountsService } from './accounts.service';
 import { normalizeEmail } from './email-address';
-import { needsRehash, PasswordService } from './password.service';
+import { PasswordService } from './password.service';
 
 /**
  * At start-up, when ADMIN_EMAIL and ADMIN_PASSWORD are set, makes sure that account exists,
@@ -35,7 +35,7 @@ export class AdminBootstrapService implements OnApplicationBootstrap {
       if (existing) {
         accountId = existing.id;
         const passwordOk = await this.passwords.verify(password, existing.password_hash);
-        await this.accounts.makeAdmin(accountId, passwordOk && !needsRehash(existing.password_hash) ? undefined : fresh);
+        await this.accounts.makeAdmin(accountId, passwordOk && !this.passwords.needsRehash(existing.password_hash) ? undefined : fresh);
       } else {
         accountId = await this.accounts.insert(email, fresh, 'Admin', true, true);
       }

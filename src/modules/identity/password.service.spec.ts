@@ -26,6 +26,25 @@ describe('PasswordService', () => {
     expect(needsRehash(stored)).toBe(false);
   });
 
+  it('in production hashes at OWASP\'s minimum whatever PASSWORD_HASH_COST says (the cheap cost stops start-up)', async () => {
+    const production = new PasswordService(loadConfig({ NODE_ENV: 'production', PAYMENT_PROVIDER: 'sandbox', PASSWORD_HASH_CONCURRENCY: '1' }));
+    expect(production.parameters).toEqual(ARGON2_PARAMETERS);
+    expect(await production.hash('correct horse')).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    expect(() => loadConfig({ NODE_ENV: 'production', PAYMENT_PROVIDER: 'sandbox', PASSWORD_HASH_COST: 'test' })).toThrow(/PASSWORD_HASH_COST/);
+  });
+
+  it('with PASSWORD_HASH_COST=test (test runs only) hashes cheaply, verifies, and rehashes nothing it made itself', async () => {
+    const cheap = service({ NODE_ENV: 'test', PASSWORD_HASH_COST: 'test' });
+    const stored = await cheap.hash('correct horse');
+    expect(stored).toMatch(/^\$argon2id\$v=19\$m=64,t=1,p=1\$/);
+    expect(await cheap.verify('correct horse', stored)).toBe(true);
+    expect(await cheap.verify('correct horsf', stored)).toBe(false);
+    expect(cheap.needsRehash(stored)).toBe(false);
+    // a production instance would upgrade such a hash at the next sign-in
+    expect(service().needsRehash(stored)).toBe(true);
+    expect(needsRehash(stored)).toBe(true);
+  });
+
   it('still verifies the previous release\'s scrypt hashes, and marks them for a rehash', async () => {
     const passwords = service();
     const stored = legacyScrypt('old password');

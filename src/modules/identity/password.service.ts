@@ -2,8 +2,15 @@ import { scrypt, timingSafeEqual } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { type Algorithm, hash, hashSync, parseOptions, verify } from '@node-rs/argon2';
 import pLimit, { LimitFunction } from 'p-limit';
-import { CONFIG, Config } from '../../config';
+import { CONFIG, Config, PasswordHashCost } from '../../config';
 import { ServiceUnavailableError } from '../../errors/app-error';
+
+export interface Argon2Parameters {
+  readonly algorithm: Algorithm;
+  readonly memoryCost: number;
+  readonly timeCost: number;
+  readonly parallelism: number;
+}
 
 /**
  * Argon2id with OWASP's minimum parameters (Password Storage Cheat Sheet: m = 19 MiB, t = 2, p = 1),
@@ -11,7 +18,7 @@ import { ServiceUnavailableError } from '../../errors/app-error';
  * (128 MiB and about 350 ms a hash here) for its memory: a few hashes at once fit the 256 MB
  * process budget.
  */
-export const ARGON2_PARAMETERS = Object.freeze({
+export const ARGON2_PARAMETERS: Argon2Parameters = Object.freeze({
   // Algorithm.Argon2id: a const enum that the package does not export at run time.
   algorithm: 2 as Algorithm,
   memoryCost: 19_456,
@@ -19,12 +26,24 @@ export const ARGON2_PARAMETERS = Object.freeze({
   parallelism: 1,
 });
 
-/** True when a stored hash is weaker than today's parameters (or another scheme): rehash it at the next sign-in. */
-export function needsRehash(stored: string): boolean {
+/**
+ * PASSWORD_HASH_COST=test (accepted only when NODE_ENV=test, see config.ts): argon2id with 64 KiB
+ * and one pass, under a millisecond instead of tens, so a test run that signs up thousands of
+ * users does not spend minutes hashing. Production cannot select it.
+ */
+export const TEST_ONLY_ARGON2_PARAMETERS: Argon2Parameters = Object.freeze({ ...ARGON2_PARAMETERS, memoryCost: 64, timeCost: 1 });
+
+/** The parameters a configuration hashes with. */
+export function argon2ParametersFor(cost: PasswordHashCost): Argon2Parameters {
+  return cost === 'test' ? TEST_ONLY_ARGON2_PARAMETERS : ARGON2_PARAMETERS;
+}
+
+/** True when a stored hash is weaker than `parameters` (or another scheme): rehash it at the next sign-in. */
+export function needsRehash(stored: string, parameters: Argon2Parameters = ARGON2_PARAMETERS): boolean {
   if (!stored.startsWith('$argon2id$')) return true;
   try {
     const used = parseOptions(stored);
-    return used.memoryCost < ARGON2_PARAMETERS.memoryCost || used.timeCost < ARGON2_PARAMETERS.timeCost;
+    return used.memoryCost < parameters.memoryCost || used.timeCost < parameters.timeCost;
   } catch {
     return true;
   }
@@ -56,16 +75,25 @@ export class PasswordService {
   private readonly queue: LimitFunction;
   /** Hashes running plus waiting, at most. */
   private readonly capacity: number;
+  /** Argon2id parameters of new hashes: OWASP's minimum except in a test run that asked for less. */
+  readonly parameters: Argon2Parameters;
   /** Once, at start-up (a few milliseconds), outside the queue. */
-  private readonly dummy = hashSync('not-a-real-password-only-burns-time', ARGON2_PARAMETERS);
+  private readonly dummy: string;
 
   constructor(@Inject(CONFIG) config: Config) {
     this.queue = pLimit(config.passwordHashing.concurrency);
     this.capacity = config.passwordHashing.concurrency + config.passwordHashing.queueLimit;
+    this.parameters = argon2ParametersFor(config.passwordHashing.cost);
+    this.dummy = hashSync('not-a-real-password-only-burns-time', this.parameters);
   }
 
   hash(password: string): Promise<string> {
-    return this.enqueue(() => hash(password, ARGON2_PARAMETERS));
+    return this.enqueue(() => hash(password, this.parameters));
+  }
+
+  /** True when a stored hash is weaker than this service's parameters: rehash it at the next sign-in. */
+  needsRehash(stored: string): boolean {
+    return needsRehash(stored, this.parameters);
   }
 
   verify(password: string, stored: string): Promise<boolean> {
