@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { MailService } from '../../src/modules/identity/mail.service';
-import { TestApp } from '../support/app';
+import { createTestApp, TestApp } from '../support/app';
 import { AuthProbeModule } from '../support/auth-probe';
 import { authCookieOf, createWorldApp, DEFAULT_PASSWORD, logIn, signUpPlayer, uniqueEmail } from '../support/factories';
 
@@ -46,15 +46,21 @@ describe('accounts: sign-up, login, logout, the auth cookie (CONTRACT §2)', () 
 
     it('stores the password as an argon2id hash with OWASP\'s parameters and only the SHA-256 of the login token', async () => {
       const password = 'a very secret password';
-      const res = await t.http().post('/auth/signup').send({ email: uniqueEmail(), password, displayName: 'Ada' }).expect(201);
-      const token = tokenOf(authCookieOf(res));
-      const account = await t.db.query('SELECT password_hash FROM accounts WHERE id = $1', [res.body.user.id]);
-      expect(account.rows[0].password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
-      expect(account.rows[0].password_hash).not.toContain(password);
-      const sessions = await t.db.query('SELECT token_hash FROM login_sessions WHERE account_id = $1', [res.body.user.id]);
-      expect(sessions.rows).toEqual([{ token_hash: createHash('sha256').update(token).digest() }]);
-      const dump = await t.db.query("SELECT count(*)::int AS n FROM login_sessions s WHERE s::text LIKE '%' || $1 || '%'", [token]);
-      expect(dump.rows[0].n).toBe(0);
+      // Production's cost, on the suite's database (the suite's app hashes at the test-only cost).
+      const owasp = await createTestApp({ databaseUrl: t.databaseUrl, env: { PASSWORD_HASH_COST: 'owasp' } });
+      try {
+        const res = await owasp.http().post('/auth/signup').send({ email: uniqueEmail(), password, displayName: 'Ada' }).expect(201);
+        const token = tokenOf(authCookieOf(res));
+        const account = await t.db.query('SELECT password_hash FROM accounts WHERE id = $1', [res.body.user.id]);
+        expect(account.rows[0].password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+        expect(account.rows[0].password_hash).not.toContain(password);
+        const sessions = await t.db.query('SELECT token_hash FROM login_sessions WHERE account_id = $1', [res.body.user.id]);
+        expect(sessions.rows).toEqual([{ token_hash: createHash('sha256').update(token).digest() }]);
+        const dump = await t.db.query("SELECT count(*)::int AS n FROM login_sessions s WHERE s::text LIKE '%' || $1 || '%'", [token]);
+        expect(dump.rows[0].n).toBe(0);
+      } finally {
+        await owasp.close();
+      }
     });
 
     it('with linkPlayer false creates an account without player or wallet', async () => {

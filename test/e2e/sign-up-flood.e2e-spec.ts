@@ -35,7 +35,8 @@ describe('a sign-up flood from one address while another user plays', () => {
   beforeAll(async () => {
     if (!existsSync(MAIN)) throw new Error('dist/ is missing: npm test builds it first (npm run build)');
     const databaseUrl = await createTestDatabase();
-    service = await startService({ DATABASE_URL: databaseUrl, ADMIN_EMAIL, ADMIN_PASSWORD });
+    // Production's password cost: the flood must be as expensive as a real one.
+    service = await startService({ DATABASE_URL: databaseUrl, ADMIN_EMAIL, ADMIN_PASSWORD, PASSWORD_HASH_COST: 'owasp' });
     db = testPool(databaseUrl);
     t = { http: () => request(service.url), db, databaseUrl, app: undefined as never, clock: undefined as never, close: async () => undefined };
   }, 60_000);

@@ -13,13 +13,19 @@ export interface ServiceProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Starts the built service (`npm run build` first) as a real process. */
+/**
+ * Starts the built service (`npm run build` first) as a real process. Like the in-process test
+ * apps it hashes passwords at the test-only cost unless `env` sets PASSWORD_HASH_COST=owasp or
+ * another NODE_ENV.
+ */
 export async function startService(env: Record<string, string>, options: { waitReady?: boolean; timeoutMs?: number } = {}): Promise<ServiceProcess> {
   const port = env.PORT ? Number(env.PORT) : await freePort();
+  // Only a test run may hash cheaply (config.ts refuses it otherwise): a service started as production stays at OWASP's cost.
+  const testOnlyCost = (env.NODE_ENV ?? 'test') === 'test' ? { PASSWORD_HASH_COST: 'test' } : {};
   let out = '';
   let stopping = false;
   const child = spawn(process.execPath, [MAIN], {
-    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', SEED_DEMO: 'false', LOG_LEVEL: 'warn', ...env, PORT: String(port) },
+    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', SEED_DEMO: 'false', LOG_LEVEL: 'warn', ...testOnlyCost, ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
