@@ -1,3 +1,4 @@
+import { Client } from 'pg';
 import { checkInvariants } from '../../src/ops/invariants';
 import { TestApp } from '../support/app';
 import { adminCookie, createDeveloper, createWorldApp, Developer, publishGame, signUpVerifiedPlayer } from '../support/factories';
@@ -6,6 +7,11 @@ import { fundPlayer, idempotencyKey, startSession } from '../support/play';
 /**
  * Races against real PostgreSQL, then the database read back (CONTRACT §7, §8, §16.5): one key
  * applied once, a wallet never below zero, the ledger chain and the earnings consistent.
+ *
+ * Each race proves that its requests overlapped: a separate connection holds the wallet's row lock
+ * (SELECT ... FOR UPDATE in an open transaction) while the requests are sent, and lets go only
+ * once every request has either answered (a 429 or a 402 that needs no lock) or is seen waiting
+ * for a lock in pg_stat_activity. The requests then all run against each other at once.
  */
 describe('money under concurrency', () => {
   let t: TestApp;
@@ -13,11 +19,47 @@ describe('money under concurrency', () => {
   let game: { gameId: string; slug: string };
 
   beforeAll(async () => {
-    t = await createWorldApp();
+    // Enough connections for every racing request to wait inside the database at once, and time
+    // for them to queue up on the held lock before a statement or a pool wait times out.
+    t = await createWorldApp({ env: { DB_POOL_SIZE: '30', DB_STATEMENT_TIMEOUT_MS: '10000', DB_ACQUIRE_TIMEOUT_MS: '10000' } });
     dev = await createDeveloper(t);
     game = await publishGame(t, dev, { coinsPerCredit: 2 });
   });
   afterAll(async () => t.close());
+
+  /** Backends of the app's database waiting for a lock (a row, a key being claimed by another). */
+  async function waitingOnLocks(): Promise<number> {
+    const rows = await t.db.query(
+      "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()",
+    );
+    return rows.rows[0].n;
+  }
+
+  /**
+   * Sends `requests` while the player's wallet row is locked elsewhere; releases it once every
+   * request has answered or waits for a lock. Returns the answers and how many waited at once.
+   */
+  async function raceOnHeldWallet<T>(playerId: string, requests: Array<() => PromiseLike<T>>): Promise<{ answers: T[]; waited: number }> {
+    const holder = new Client({ connectionString: t.databaseUrl });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT id FROM wallets WHERE player_id = $1 FOR UPDATE', [playerId]);
+      let answered = 0;
+      const inFlight = requests.map((send) => Promise.resolve(send()).then((answer) => ((answered += 1), answer)));
+      let waited = 0;
+      const deadline = Date.now() + 20_000;
+      while (answered + waited < requests.length) {
+        if (Date.now() > deadline) throw new Error(`only ${waited} of ${requests.length - answered} unanswered requests reached the held lock`);
+        await new Promise((r) => setTimeout(r, 20));
+        waited = await waitingOnLocks();
+      }
+      await holder.query('COMMIT');
+      return { answers: await Promise.all(inFlight), waited };
+    } finally {
+      await holder.end();
+    }
+  }
 
   async function walletRows(playerId: string) {
     const rows = await t.db.query(
@@ -33,9 +75,12 @@ describe('money under concurrency', () => {
     await fundPlayer(t, player, 10);
     const { sessionId } = await startSession(t, player, game.slug);
     const key = idempotencyKey('race');
-    const answers = await Promise.all(
-      Array.from({ length: 20 }, () => t.http().post(`/api/play/sessions/${sessionId}/insert-coin`).set('Cookie', player.cookie).send({ idempotencyKey: key })),
+    const { answers, waited } = await raceOnHeldWallet(
+      player.playerId,
+      Array.from({ length: 20 }, () => () => t.http().post(`/api/play/sessions/${sessionId}/insert-coin`).set('Cookie', player.cookie).send({ idempotencyKey: key })),
     );
+    // All 20 were inside the database at once: one on the wallet's lock, 19 on the key it claimed.
+    expect(waited).toBe(20);
     expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
     const ids = new Set(answers.map((a) => a.body.insertionId));
     expect(ids.size).toBe(1);
@@ -59,11 +104,14 @@ describe('money under concurrency', () => {
     const player = await signUpVerifiedPlayer(t);
     await fundPlayer(t, player, 15); // 7 credits at 2 coins, 1 coin left over
     const sessions = await Promise.all(Array.from({ length: 10 }, () => startSession(t, player, game.slug)));
-    const answers = await Promise.all(
-      Array.from({ length: 50 }, (_, i) =>
+    const { answers, waited } = await raceOnHeldWallet(
+      player.playerId,
+      Array.from({ length: 50 }, (_, i) => () =>
         t.http().post(`/api/play/sessions/${sessions[i % 10]!.sessionId}/insert-coin`).set('Cookie', player.cookie).send({ idempotencyKey: idempotencyKey('burst') }),
       ),
     );
+    // At least one attempt per play session got past its burst limit and waited on the wallet with the others.
+    expect(waited).toBeGreaterThanOrEqual(10);
     const statuses = answers.map((a) => a.status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(7);
     expect(statuses.every((s) => s === 200 || s === 402 || s === 429)).toBe(true);
@@ -90,9 +138,11 @@ describe('money under concurrency', () => {
     const player = await signUpVerifiedPlayer(t);
     const admin = await adminCookie(t);
     const body = { coins: 40, reason: 'race', idempotencyKey: idempotencyKey('credit-race') };
-    const answers = await Promise.all(
-      Array.from({ length: 10 }, () => t.http().post(`/api/admin/wallets/${player.accountId}/credits`).set('Cookie', admin).send(body)),
+    const { answers, waited } = await raceOnHeldWallet(
+      player.playerId,
+      Array.from({ length: 10 }, () => () => t.http().post(`/api/admin/wallets/${player.accountId}/credits`).set('Cookie', admin).send(body)),
     );
+    expect(waited).toBe(10);
     expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 200, 201]);
     expect(new Set(answers.map((a) => a.body.entryId)).size).toBe(1);
     expect(await walletRows(player.playerId)).toEqual([{ seq: 1, delta: 40, balance_after: 40 }]);
@@ -104,12 +154,13 @@ describe('money under concurrency', () => {
     const sessions = await Promise.all(Array.from({ length: 8 }, () => startSession(t, player, game.slug)));
     const admin = await adminCookie(t);
     const requests = [
-      ...sessions.map((s) => t.http().post(`/api/play/sessions/${s.sessionId}/insert-coin`).set('Cookie', player.cookie).send({ idempotencyKey: idempotencyKey('mix') })),
-      ...Array.from({ length: 8 }, () =>
+      ...sessions.map((s) => () => t.http().post(`/api/play/sessions/${s.sessionId}/insert-coin`).set('Cookie', player.cookie).send({ idempotencyKey: idempotencyKey('mix') })),
+      ...Array.from({ length: 8 }, () => () =>
         t.http().post(`/api/admin/wallets/${player.accountId}/credits`).set('Cookie', admin).send({ coins: 1, reason: 'drip', idempotencyKey: idempotencyKey('drip') }),
       ),
     ];
-    const answers = await Promise.all(requests);
+    const { answers, waited } = await raceOnHeldWallet(player.playerId, requests);
+    expect(waited).toBe(16);
     expect(answers.every((a) => [200, 201, 402].includes(a.status))).toBe(true);
     const ledger = await walletRows(player.playerId);
     expect(ledger.map((e) => e.seq)).toEqual(ledger.map((_, i) => i + 1));
