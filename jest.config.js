@@ -16,7 +16,8 @@ module.exports = {
   testEnvironment: 'node',
   rootDir: '.',
   roots: ['<rootDir>/src', '<rootDir>/test'],
-  testMatch: ['**/*.spec.ts', '**/*.e2e-spec.ts'],
+  // Unit (*.spec.ts, next to the code), service-level (test/services: use cases on a real database, no HTTP) and e2e tests.
+  testMatch: ['**/*.spec.ts', '**/*.service-spec.ts', '**/*.e2e-spec.ts'],
   // Server-rendered pages are typed JSX (.tsx); only those files are parsed as TSX.
   transform: { '^.+\\.tsx$': swc(true), '^.+\\.(t|j|mj)s$': swc(false) },
   transformIgnorePatterns: [`/node_modules/(?!(${esm.join('|')})/)`],
