@@ -109,6 +109,15 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ NODE_ENV: 'test', PASSWORD_HASH_COST: 'cheap' })).toThrow(ConfigError);
   });
 
+  it('keeps insert-coin\'s 500 ms burst window; only a test run may shorten it (INSERT_COIN_BURST_MS)', () => {
+    expect(loadConfig({}).rateLimits.insertCoinBurst).toEqual({ limit: 1, windowMs: 500 });
+    expect(loadConfig({ NODE_ENV: 'test', INSERT_COIN_BURST_MS: '1' }).rateLimits.insertCoinBurst).toEqual({ limit: 1, windowMs: 1 });
+    for (const nodeEnv of [undefined, 'production', 'development']) {
+      expect(() => loadConfig({ NODE_ENV: nodeEnv, ...STRIPE, INSERT_COIN_BURST_MS: '1' })).toThrow(/INSERT_COIN_BURST_MS accepts nothing outside NODE_ENV=test/);
+    }
+    expect(() => loadConfig({ NODE_ENV: 'test', INSERT_COIN_BURST_MS: '600' })).toThrow(/INSERT_COIN_BURST_MS accepts an integer from 1 to 500/);
+  });
+
   it('trusts only loopback proxies unless told which hops set X-Forwarded-For', () => {
     expect(loadConfig({}).trustProxy).toBe('loopback');
     expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);

@@ -58,6 +58,12 @@ export interface Config {
     mailPerAccount: RateLimitRule;
     mailPerAddress: RateLimitRule;
     mailGlobal: RateLimitRule;
+    /**
+     * Spec §8's 1 insert-coin attempt per 500 ms per play session. Fixed: only a test run
+     * (NODE_ENV=test) may shorten it (INSERT_COIN_BURST_MS), for tests that drive a service in a
+     * child process, whose rate-limit clock they cannot move.
+     */
+    insertCoinBurst: RateLimitRule;
   };
   /**
    * Password hashes computed at once (each holds a libuv thread) and waiting at most (then 503);
@@ -174,6 +180,14 @@ function passwordHashCost(env: Env, nodeEnv: string): PasswordHashCost {
   if (raw === 'owasp') return raw;
   if (raw === 'test' && nodeEnv === 'test') return raw;
   throw new ConfigError('PASSWORD_HASH_COST', raw === 'test' ? '"owasp" (and "test" only when NODE_ENV=test)' : '"owasp" (or "test" when NODE_ENV=test)', raw);
+}
+
+/** INSERT_COIN_BURST_MS: test runs only (see Config.rateLimits.insertCoinBurst); 500 ms otherwise, always. */
+function insertCoinBurst(env: Env, nodeEnv: string): RateLimitRule {
+  const raw = str(env, 'INSERT_COIN_BURST_MS');
+  if (raw === undefined) return { limit: 1, windowMs: 500 };
+  if (nodeEnv !== 'test') throw new ConfigError('INSERT_COIN_BURST_MS', 'nothing outside NODE_ENV=test (spec §8 fixes 1 insert-coin per 500 ms)', raw);
+  return { limit: 1, windowMs: int(env, 'INSERT_COIN_BURST_MS', 500, 1, 500) };
 }
 
 /** Default: half the cores (at least one), so hashing never takes every core from the requests. */
@@ -321,6 +335,7 @@ export function loadConfig(env: Env = process.env): Config {
       mailPerAccount: rule(env, 'RATE_LIMIT_MAIL_PER_ACCOUNT', { limit: 5, windowMs: 3600_000 }),
       mailPerAddress: rule(env, 'RATE_LIMIT_MAIL_PER_ADDRESS', { limit: 30, windowMs: 3600_000 }),
       mailGlobal: rule(env, 'RATE_LIMIT_MAIL_GLOBAL', { limit: 1000, windowMs: 3600_000 }),
+      insertCoinBurst: insertCoinBurst(env, nodeEnv),
     },
     passwordHashing: {
       concurrency: passwordHashConcurrency(env),
