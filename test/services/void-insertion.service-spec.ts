@@ -1,0 +1,62 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { NotFoundError } from '../../src/errors/app-error';
+import { checkInvariants } from '../../src/ops/invariants';
+import { VoidInsertionService } from '../../src/modules/admin/void-insertion.service';
+import { InsertCoinService } from '../../src/modules/play-sessions/insert-coin.service';
+import { createTestServices, ServiceWorld, TestServices, WORLD_ENV } from '../support/services';
+
+/**
+ * Refunds (CONTRACT §19) at the use case: voiding a paid insertion gives its coins back once, in
+ * the ledger chain, takes its earning off the developer, and a second void with any key changes
+ * nothing.
+ */
+describe('VoidInsertionService', () => {
+  let s: TestServices;
+  let world: ServiceWorld;
+  let game: { gameId: string; slug: string; developerId: string };
+
+  beforeAll(async () => {
+    s = await createTestServices({ env: WORLD_ENV });
+    world = new ServiceWorld(s);
+    game = await world.publishedGame({ coinsPerCredit: 2 });
+  });
+  afterAll(async () => s?.close());
+
+  const key = () => `void-${randomBytes(8).toString('hex')}`;
+
+  it('returns the coins once as a void entry of the chain, records the void with the earning taken back, and a second void replays the first', async () => {
+    const admin = await world.admin();
+    const player = await world.player();
+    await world.fund(player, 5);
+    const sessionId = await world.playSession(player, game.slug);
+    const coin = await s.get(InsertCoinService).insertCoin(player, sessionId, { idempotencyKey: key() });
+    const voids = s.get(VoidInsertionService);
+
+    const first = await voids.void(admin.actorId, coin.insertionId, { reason: 'Broken round.', idempotencyKey: key() }, null);
+    expect(first).toMatchObject({ statusCode: 200, replayed: false, body: { insertionId: coin.insertionId, balance: 5, replayed: false } });
+    const again = await voids.void(admin.actorId, coin.insertionId, { reason: 'Again.', idempotencyKey: key() }, null);
+    expect(again.body).toMatchObject({ insertionId: coin.insertionId, entryId: first.body.entryId, balance: 5, replayed: true });
+
+    const ledger = await s.db.query('SELECT seq::int, delta::int, balance_after::int AS "balanceAfter", kind FROM ledger_entries WHERE wallet_id = $1 ORDER BY seq', [player.walletId]);
+    expect(ledger.rows.map(({ seq, delta, balanceAfter }) => ({ seq, delta, balanceAfter }))).toEqual([
+      { seq: 1, delta: 5, balanceAfter: 5 },
+      { seq: 2, delta: -2, balanceAfter: 3 },
+      { seq: 3, delta: 2, balanceAfter: 5 },
+    ]);
+    expect(ledger.rows[2].kind).toBe('void');
+    // The earning taken back is the one the insertion made.
+    const earned = await s.db.query('SELECT earned_mills::int AS earned FROM developer_earnings WHERE insertion_id = $1', [coin.insertionId]);
+    const recorded = await s.db.query('SELECT coins, developer_id, earned_mills::int AS earned, reason FROM insertion_voids WHERE insertion_id = $1', [coin.insertionId]);
+    expect(recorded.rows).toEqual([{ coins: 2, developer_id: game.developerId, earned: earned.rows[0].earned, reason: 'Broken round.' }]);
+    expect(earned.rows[0].earned).toBeGreaterThan(0);
+    const report = await checkInvariants(s.db);
+    expect(report.violations).toEqual([]);
+  });
+
+  it('answers NOT_FOUND for an insertion that does not exist and writes nothing', async () => {
+    const admin = await world.admin();
+    const before = await s.db.query('SELECT count(*)::int AS n FROM ledger_entries');
+    await expect(s.get(VoidInsertionService).void(admin.actorId, randomUUID(), { reason: 'Nothing.', idempotencyKey: key() }, null)).rejects.toBeInstanceOf(NotFoundError);
+    expect((await s.db.query('SELECT count(*)::int AS n FROM ledger_entries')).rows[0].n).toBe(before.rows[0].n);
+  });
+});
