@@ -18,6 +18,7 @@ interface RoutePlan {
 }
 
 /** A controller class or a handler, as Nest's ExecutionContext and Reflector type them. */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- ExecutionContext.getHandler() returns Function
 type Fn = Function;
 
 const allow = () => true;

@@ -25,6 +25,7 @@ describe('the one logger', () => {
     const out = capture();
     const logger = new AppLogger(createRootLogger({ logLevel: 'info' }, { pretty: true, destination: out.stream }));
     logger.warn({ reason: 'connection refused' }, 'Redis error', 'RateLimits');
+    // eslint-disable-next-line no-control-regex -- strips the terminal's colour codes
     const text = out.text().replace(/\x1b\[[0-9;]*m/g, '');
     expect(text).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] WARN: \[RateLimits\] Redis error\n\s+reason: "connection refused"\n$/);
   });

@@ -26,6 +26,7 @@ export function createRootLogger(config: Pick<Config, 'logLevel'>, options: { pr
   };
   if (!(options.pretty ?? process.stdout.isTTY === true)) return options.destination ? pino(settings, options.destination) : pino(settings);
   // Loaded only for a terminal: about 10 MB of resident memory a production process does not need.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded lazily, see above
   const pretty = require('pino-pretty') as typeof PinoPretty;
   return pino(
     settings,

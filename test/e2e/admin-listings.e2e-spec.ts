@@ -24,10 +24,9 @@ const UNREADABLE = ['nope', Buffer.from('["2026-01-01"]').toString('base64url'),
 
 describe('admin listings: roles', () => {
   let t: TestApp;
-  let admin: SignedInAdmin;
   beforeAll(async () => {
     t = await createWorldApp();
-    admin = await signedInAdmin(t);
+    await signedInAdmin(t);
   });
   afterAll(async () => t.close());
 

@@ -45,6 +45,7 @@ describe('a strict client generated from docs/openapi.json (openapi-typescript +
   it('drives sign-up, publishing, a play session, insert-coin, a score and the board through openapi-fetch', async () => {
     // Loaded here and untyped: flows.ts is type-checked by its own strict tsconfig above, against
     // types that exist only once beforeAll has generated them.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- see above: loaded only once its types exist
     const { mainFlows } = require('../client/flows') as { mainFlows: MainFlows };
     const result = await mainFlows({ baseUrl, admin: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD }, unique: unique('t').toLowerCase() });
     expect(result.balanceAfterInsert).toBe(8);

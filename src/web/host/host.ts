@@ -10,6 +10,7 @@ import { Envelope, HOST_ORIGIN_PARAM, MessageType, parseRequest, reasonForHttpEr
 
 interface ApiAnswer {
   status: number;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- our API's JSON answer, read field by field
   body: Record<string, any>;
 }
 
@@ -40,6 +41,7 @@ async function api(method: string, path: string, body?: unknown, keepalive = fal
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await response.text();
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see ApiAnswer.body
     let parsed: Record<string, any> = {};
     try {
       parsed = text ? JSON.parse(text) : {};

@@ -42,6 +42,7 @@ export type DeveloperViewer = DeveloperContext;
  */
 export function safeNext(next: unknown, fallback = '/me'): string {
   if (typeof next !== 'string' || next.length > 2048) return fallback;
+  // eslint-disable-next-line no-control-regex -- control characters in a redirect target are refused on purpose
   if (!next.startsWith('/') || next.startsWith('//') || /[\\\u0000-\u001f\u007f]/.test(next)) return fallback;
   try {
     // A path that resolves off this origin is refused.

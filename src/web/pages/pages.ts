@@ -11,6 +11,7 @@ import { startControls } from './controls';
 import { startAdmin } from './admin';
 
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- our API's JSON answer, read field by field
 async function getJson(path: string): Promise<{ status: number; body: any }> {
   try {
     const response = await fetch(path, { credentials: 'same-origin', headers: { accept: 'application/json' } });

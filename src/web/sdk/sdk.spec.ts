@@ -7,6 +7,7 @@ type Listener = (event: { data: unknown; origin: string; source: unknown }) => v
 
 /** A fake game window inside a host page: records what the SDK posts to its parent. */
 function fakeWindow(hash = `#arcadeHost=${encodeURIComponent(HOST)}`) {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the SDK's messages, asserted field by field
   const posted: { message: any; targetOrigin: string }[] = [];
   const listeners: Listener[] = [];
   const parent = { postMessage: (message: unknown, targetOrigin: string) => posted.push({ message, targetOrigin }) };
