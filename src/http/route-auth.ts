@@ -1,14 +1,14 @@
-import type { Type } from '@nestjs/common';
+import type { Abstract, Type } from '@nestjs/common';
 import type { Request } from 'express';
 
 /**
  * What a route requires of its caller, stored under AUTH_KIND by a composite decorator
- * (`PlayerAuth()`, `ApiKeyAuth()`, ...). `authenticator` names the provider of the owning context
- * that checks it; the global AuthGuard runs it, so http/ knows no context.
+ * (`PlayerAuth()`, `ApiKeyAuth()`, ...). `authenticator` is the provider token (a class, or an
+ * abstract class another module provides) of the context that checks it; the global AuthGuard runs it, so http/ knows no context.
  */
 export interface AuthRequirement {
   readonly kind: string;
-  readonly authenticator: Type<RouteAuthenticator<never>>;
+  readonly authenticator: Type<RouteAuthenticator<never>> | Abstract<RouteAuthenticator<never>>;
 }
 
 /**

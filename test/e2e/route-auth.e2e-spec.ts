@@ -12,7 +12,7 @@ import {
   PlayerAuth,
   PlayerContext,
   SignedIn,
-} from '../../src/modules/identity/auth.decorators';
+} from '../../src/http/account-auth';
 import { Public } from '../../src/http/public.decorator';
 import { createTestApp, TestApp } from '../support/app';
 import { AuthProbeModule } from '../support/auth-probe';

@@ -20,7 +20,7 @@ import {
   PlayerAuth,
   PlayerContext,
   SignedIn,
-} from '../../src/modules/identity/auth.decorators';
+} from '../../src/http/account-auth';
 
 @Controller('__probe')
 class AuthProbeController {

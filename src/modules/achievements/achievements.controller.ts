@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../http/error-responses';
-import { CurrentPlayer, PlayerAuth, PlayerContext } from '../identity/auth.decorators';
+import { CurrentPlayer, PlayerAuth, PlayerContext } from '../../http/account-auth';
 import { PlaySessionIdParamsDto } from '../../http/params';
 import { UnlockAchievementDto, UnlockResultDto } from './achievements.dto';
 import { UnlockAchievementService } from './unlock-achievement.service';

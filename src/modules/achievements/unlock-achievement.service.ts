@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { GamesService } from '../developer-portal/games.service';
-import type { PlayerContext } from '../identity/auth.decorators';
+import type { PlayerContext } from '../../http/account-auth';
 import { PlayersService } from '../identity/players.service';
 import { GameUnavailableError } from '../play-sessions/play-sessions.errors';
 import { PlaySessionsService } from '../play-sessions/play-sessions.service';

@@ -3,7 +3,7 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../http/error-responses';
 import { PAGE_LIMIT_DEFAULT } from '../../http/params';
 import { AuditEntry, AuditService } from '../audit/audit.service';
-import { AdminAuth } from '../identity/auth.decorators';
+import { AdminAuth } from '../../http/account-auth';
 import { AuditPageDto, AuditQueryDto } from './admin.dto';
 
 /** Reading the audit log (CONTRACT §18). */

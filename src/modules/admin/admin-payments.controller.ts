@@ -4,7 +4,7 @@ import type { Response } from 'express';
 import { ApiErrors } from '../../http/error-responses';
 import { RequestId } from '../../http/request-id.decorator';
 import { InsertionIdParamsDto, UserIdParamsDto } from '../../http/params';
-import { AdminAuth, AdminContext, CurrentAdmin } from '../identity/auth.decorators';
+import { AdminAuth, AdminContext, CurrentAdmin } from '../../http/account-auth';
 import { AdminUserResponseDto } from '../identity/identity.dto';
 import { VoidInsertionDto, VoidResultDto } from './admin-payments.dto';
 import { VoidAnswer, VoidInsertionService } from './void-insertion.service';

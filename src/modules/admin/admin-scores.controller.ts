@@ -4,7 +4,7 @@ import { ApiErrors } from '../../http/error-responses';
 import { GameIdParamsDto, PAGE_LIMIT_DEFAULT } from '../../http/params';
 import { Actor } from '../audit/audit-actor.decorator';
 import type { AuditActor } from '../audit/audit.service';
-import { AdminAuth } from '../identity/auth.decorators';
+import { AdminAuth } from '../../http/account-auth';
 import { AdminScoreView, ScoreModerationService } from '../scoring/score-moderation.service';
 import { AdminScoresPageDto, AdminScoresQueryDto, RemovedScoreDto, RemoveScoreDto, ScoreIdParamsDto } from './admin.dto';
 

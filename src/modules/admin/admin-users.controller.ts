@@ -5,7 +5,7 @@ import { UserIdParamsDto } from '../../http/params';
 import { Actor } from '../audit/audit-actor.decorator';
 import type { AuditActor } from '../audit/audit.service';
 import { AccountsService } from '../identity/accounts.service';
-import { AdminAuth } from '../identity/auth.decorators';
+import { AdminAuth } from '../../http/account-auth';
 import { AdminUserResponseDto, UserResponseDto } from '../identity/identity.dto';
 import { AdminUserView, UserModerationService } from '../identity/user-moderation.service';
 import { AdminUsersDto, AdminUsersQueryDto, BanUserDto } from './admin.dto';

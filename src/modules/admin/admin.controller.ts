@@ -6,7 +6,7 @@ import type { AuditActor } from '../audit/audit.service';
 import { GameIdParamsDto, PAGE_LIMIT_DEFAULT, VersionIdParamsDto } from '../../http/params';
 import { GameDto, RejectVersionDto, VersionDto } from '../developer-portal/developer-portal.dto';
 import { AdminGameView, GamesService, GameView, ReviewView, VersionView } from '../developer-portal/games.service';
-import { AdminAuth } from '../identity/auth.decorators';
+import { AdminAuth } from '../../http/account-auth';
 import { AdminGamesPageDto, AdminGamesQueryDto, AdminVersionsQueryDto, ReviewPageDto } from './admin.dto';
 
 const UNREADABLE_CURSOR = 'INVALID_REQUEST: a bad parameter, or an unreadable cursor';

@@ -1,6 +1,6 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import { authParam } from '../../http/route-auth';
-import type { AuthenticatedRequest } from '../identity/cookie.authenticator';
+import type { AuthenticatedRequest } from '../../http/account-auth';
 import type { AuditActor } from './audit.rules';
 
 /**

@@ -3,7 +3,7 @@ import { ApiCookieAuth, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from
 import { ApiErrors } from '../../http/error-responses';
 import { COOKIE_SECURITY } from '../../http/openapi';
 import { Public } from '../../http/public.decorator';
-import { AccountContext, OptionalAccount } from '../identity/auth.decorators';
+import { AccountContext, OptionalAccount } from '../../http/account-auth';
 import { PAGE_LIMIT_DEFAULT, SlugParamsDto } from '../../http/params';
 import { CatalogueGameDto, CataloguePageDto, CatalogueQueryDto, PublicGameDto } from './catalogue.dto';
 import { CatalogueService, PublicGame } from './catalogue.service';

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../http/error-responses';
-import { CurrentDeveloper, DeveloperAuth, DeveloperContext } from '../identity/auth.decorators';
+import { CurrentDeveloper, DeveloperAuth, DeveloperContext } from '../../http/account-auth';
 import { AchievementDefinitionsService, AchievementDefinitionView } from './achievement-definitions.service';
 import { GameIdParamsDto } from '../../http/params';
 import {PortalAchievementDto, AchievementParamsDto, CreateAchievementDto, UpdateAchievementDto } from './developer-portal.dto';

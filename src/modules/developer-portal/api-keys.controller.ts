@@ -3,7 +3,7 @@ import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, 
 import { ApiErrors } from '../../http/error-responses';
 import { Actor } from '../audit/audit-actor.decorator';
 import type { AuditActor } from '../audit/audit.service';
-import { CurrentDeveloper, DeveloperAuth, DeveloperContext } from '../identity/auth.decorators';
+import { CurrentDeveloper, DeveloperAuth, DeveloperContext } from '../../http/account-auth';
 import { ApiKeyRow } from './api-key.repository';
 import { ApiKeysService, CreatedApiKey } from './api-keys.service';
 import { ApiKeyDto, ApiKeyIdParamsDto, CreateApiKeyDto, CreatedApiKeyDto } from './developer-portal.dto';

@@ -2,7 +2,7 @@ import { Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { ApiErrors } from '../../http/error-responses';
-import { AccountContext, CurrentAccount, SignedIn } from '../identity/auth.decorators';
+import { AccountContext, CurrentAccount, SignedIn } from '../../http/account-auth';
 import { BecomeDeveloperDto, DeveloperDto } from './developer-portal.dto';
 import { DevelopersService } from './developers.service';
 

@@ -3,7 +3,7 @@ import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestj
 import { ApiErrors } from '../../http/error-responses';
 import { Actor } from '../audit/audit-actor.decorator';
 import type { AuditActor } from '../audit/audit.service';
-import { CurrentDeveloper, DeveloperAuth, DeveloperContext } from '../identity/auth.decorators';
+import { CurrentDeveloper, DeveloperAuth, DeveloperContext } from '../../http/account-auth';
 import { GameIdParamsDto } from '../../http/params';
 import { CreateGameDto, CreateVersionDto, GameDto, PublishDto, UpdateGameDto, VersionDto } from './developer-portal.dto';
 import { GamesService, GameView, VersionView } from './games.service';

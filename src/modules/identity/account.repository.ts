@@ -28,7 +28,7 @@ export interface AccountViewRow {
   initials: string | null;
 }
 
-/** An account as the admin console lists it: the view plus balance, ban and wallet freeze. */
+/** An account as the admin console lists it (and /api/me reads its balance): the view plus balance, ban and wallet freeze. */
 export interface AdminAccountRow extends AccountViewRow {
   balance: number | null;
   banned_at: Date | null;

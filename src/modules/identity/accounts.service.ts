@@ -1,10 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { DomainEvents } from '../../database/domain-events';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { NotFoundError } from '../../errors/app-error';
 import { AuditActor, AuditService } from '../audit/audit.service';
 import { RateLimiter } from '../rate-limits/rate-limiter.service';
 import { EVERYONE } from '../rate-limits/throttlers';
-import { WalletService } from '../wallet/wallet.service';
 import { AccountRepository, AccountViewRow, AdminAccountRow } from './account.repository';
 import { normalizeEmail } from './email-address';
 import { EmailVerificationService } from './email-verification.service';
@@ -72,7 +72,7 @@ export class AccountsService {
     private readonly uow: UnitOfWork,
     private readonly accounts: AccountRepository,
     private readonly players: PlayerRepository,
-    private readonly wallets: WalletService,
+    private readonly events: DomainEvents,
     private readonly passwords: PasswordService,
     private readonly loginSessions: LoginSessionService,
     private readonly verification: EmailVerificationService,
@@ -172,14 +172,11 @@ export class AccountsService {
 
 
   async me(accountId: string): Promise<MeView> {
-    const row = await this.accounts.view(accountId);
+    const row = await this.accounts.adminView(accountId);
     if (!row) throw new NotFoundError('No such user.');
     const xp = row.xp ?? 0;
-    let balance: number | null = null;
-    if (row.player_id) {
-      const walletId = await this.wallets.walletIdOf(row.player_id);
-      balance = walletId ? await this.wallets.balance(walletId) : 0;
-    }
+    // The balance is a cross-context read of wallets.balance in the same statement (docs/architecture.md).
+    const balance = row.player_id ? (row.balance ?? 0) : null;
     return { ...toUser(row), xp, level: levelOf(xp), balance, initials: row.player_id ? row.initials : null };
   }
 
@@ -189,11 +186,14 @@ export class AccountsService {
     return { created, me: await this.me(accountId) };
   }
 
-  /** The player and its wallet, together or not at all. */
+  /**
+   * The player and its wallet, together or not at all: the wallet module opens the wallet on
+   * 'player.linked', an in-transaction event, inside this transaction.
+   */
   async linkInTransaction(accountId: string, displayName: string): Promise<boolean> {
     const playerId = await this.players.insert(accountId, displayName);
     if (!playerId) return false;
-    await this.wallets.openWallet(playerId);
+    await this.events.publishInTransaction('player.linked', { accountId, playerId });
     return true;
   }
 

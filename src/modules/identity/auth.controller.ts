@@ -11,7 +11,7 @@ import { clientAddress } from '../rate-limits/app-throttler.guard';
 import { ApiRateLimited, LimitedBy } from '../rate-limits/rate-limit.decorators';
 import { AccountsService } from './accounts.service';
 import { authCookie, clearedAuthCookies, readAuthToken } from './auth-cookie';
-import { AccountContext, CurrentAccount, PublicSameOrigin, SignedIn } from './auth.decorators';
+import { AccountContext, CurrentAccount, PublicSameOrigin, SignedIn } from '../../http/account-auth';
 import { InvalidVerificationTokenError } from './identity.errors';
 import { LoginPage } from './login-page';
 import { LogInDto, ResendVerificationResultDto, SignUpDto, UserResponseDto, VerifyEmailDto } from './identity.dto';

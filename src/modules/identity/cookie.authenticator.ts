@@ -1,21 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Request } from 'express';
 import { CONFIG, Config } from '../../config';
 import { ForbiddenError, UnauthenticatedError } from '../../errors/app-error';
-import type { AuthRequirement, RouteAuthenticator } from '../../http/route-auth';
+import { AccountAuthenticator, AuthenticatedRequest, CookieAuthRequirement } from '../../http/account-auth';
 import { allowedOrigins, assertSameOrigin } from '../../http/same-origin';
-import type { AccountContext } from './auth-context';
 import { AccountNotLinkedError, EmailNotVerifiedError } from './identity.errors';
 import { LoginSessionService } from './login-session.service';
-
-/** What a cookie-authenticated route requires, set by the composite decorators (auth.decorators.ts). */
-export interface CookieAuthRequirement extends AuthRequirement {
-  /** `optional`: a public route that reads the caller when there is one (`@OptionalAccount()`), never refusing. */
-  readonly kind: 'signed-in' | 'player' | 'developer' | 'admin' | 'optional';
-  readonly emailVerified: boolean;
-}
-
-export type AuthenticatedRequest = Request & { auth?: AccountContext };
 
 /**
  * Cookie authentication and authorisation in the order of CONTRACT §16.17: signed in (401), same
@@ -23,13 +12,14 @@ export type AuthenticatedRequest = Request & { auth?: AccountContext };
  * the global AuthGuard; one login-session read per request.
  */
 @Injectable()
-export class CookieAuthenticator implements RouteAuthenticator<CookieAuthRequirement> {
+export class CookieAuthenticator extends AccountAuthenticator {
   private readonly origins: Set<string>;
 
   constructor(
     private readonly loginSessions: LoginSessionService,
     @Inject(CONFIG) config: Config,
   ) {
+    super();
     this.origins = allowedOrigins(config);
   }
 

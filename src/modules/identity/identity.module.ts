@@ -7,7 +7,6 @@ import { AppSetting } from './app-setting.entity';
 import { EmailVerificationToken } from './email-verification-token.entity';
 import { LoginSession } from './login-session.entity';
 import { Player } from './player.entity';
-import { WalletModule } from '../wallet/wallet.module';
 import { AccountRepository } from './account.repository';
 import { AccountsService } from './accounts.service';
 import { AdminBootstrapService } from './admin-bootstrap.service';
@@ -15,6 +14,7 @@ import { AuthController } from './auth.controller';
 import { EmailVerificationRepository } from './email-verification.repository';
 import { EmailVerificationService } from './email-verification.service';
 import { MailService } from './mail.service';
+import { AccountAuthenticator } from '../../http/account-auth';
 import { CookieAuthenticator } from './cookie.authenticator';
 import { LoginSessionRepository } from './login-session.repository';
 import { LoginSessionService } from './login-session.service';
@@ -27,7 +27,7 @@ import { UserModerationService } from './user-moderation.service';
 /** Accounts, login sessions and players. Global: the global AuthGuard runs its CookieAuthenticator for every module's cookie routes. */
 @Global()
 @Module({
-  imports: [TypeOrmModule.forFeature([Account, AppSetting, EmailVerificationToken, LoginSession, Player]), WalletModule, RateLimitsModule, AuditModule],
+  imports: [TypeOrmModule.forFeature([Account, AppSetting, EmailVerificationToken, LoginSession, Player]), RateLimitsModule, AuditModule],
   controllers: [AuthController, MeController],
   providers: [
     AccountRepository,
@@ -43,6 +43,8 @@ import { UserModerationService } from './user-moderation.service';
     UserModerationService,
     AdminBootstrapService,
     CookieAuthenticator,
+    // The global AuthGuard finds cookie authentication under this framework-level token (src/http/account-auth.ts).
+    { provide: AccountAuthenticator, useExisting: CookieAuthenticator },
   ],
   exports: [MailService, LoginSessionService, EmailVerificationService, AccountsService, PlayersService, UserModerationService, CookieAuthenticator],
 })

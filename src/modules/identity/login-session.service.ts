@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { LOGIN_SESSION_TTL_SECONDS, readAuthToken } from './auth-cookie';
-import type { AccountContext } from './auth-context';
+import type { AccountContext } from '../../http/account-auth';
 import { AccountBannedError } from './identity.errors';
 import { LoginSessionRepository } from './login-session.repository';
 

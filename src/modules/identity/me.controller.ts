@@ -3,7 +3,7 @@ import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestj
 import type { Response } from 'express';
 import { ApiErrors } from '../../http/error-responses';
 import { AccountsService } from './accounts.service';
-import { AccountContext, CurrentAccount, SignedIn } from './auth.decorators';
+import { AccountContext, CurrentAccount, SignedIn } from '../../http/account-auth';
 import { LinkPlayerDto, MeDto } from './identity.dto';
 
 @ApiTags('accounts')

@@ -6,7 +6,7 @@ import { CONFIG, Config } from '../../config';
 import { ApiErrors } from '../../http/error-responses';
 import { sendPage, Viewer } from '../../web/layout/layout';
 import { CurrentViewer, Page, PageNotFound, safeNext } from '../../web/layout/page-auth';
-import { AccountContext, CurrentAccount, SignedIn } from '../identity/auth.decorators';
+import { AccountContext, CurrentAccount, SignedIn } from '../../http/account-auth';
 import { CheckoutPage } from './checkout-page';
 import { PurchaseDto, PurchaseIdParamsDto, SandboxPayDto } from './payments.dto';
 import { purchaseView, PurchasesService, PurchaseView } from './purchases.service';

@@ -3,7 +3,7 @@ import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestj
 import type { Response } from 'express';
 import { ApiErrors } from '../../http/error-responses';
 import { Public } from '../../http/public.decorator';
-import { AccountContext, CurrentAccount, CurrentPlayer, PlayerAuth, PlayerContext, SignedIn } from '../identity/auth.decorators';
+import { AccountContext, CurrentAccount, CurrentPlayer, PlayerAuth, PlayerContext, SignedIn } from '../../http/account-auth';
 import { packView } from './coin-packs';
 import { CreatePurchaseDto, PacksDto, PurchaseDto, PurchasesDto } from './payments.dto';
 import { PurchasesService, PurchaseView } from './purchases.service';

@@ -3,7 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CONFIG, Config } from '../../config';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { InvalidRequestError } from '../../errors/app-error';
-import type { PlayerContext } from '../identity/auth.decorators';
+import type { PlayerContext } from '../../http/account-auth';
 import { IdempotencyService } from '../idempotency/idempotency.service';
 import { millsToUsd } from '../wallet/money';
 import { WalletService } from '../wallet/wallet.service';

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../../database/unit-of-work';
-import type { PlayerContext } from '../identity/auth.decorators';
+import type { PlayerContext } from '../../http/account-auth';
 import { IdempotencyService, UnkeptAnswer } from '../idempotency/idempotency.service';
 import { RateLimiter } from '../rate-limits/rate-limiter.service';
 import { WalletFrozenError } from '../wallet/wallet.errors';

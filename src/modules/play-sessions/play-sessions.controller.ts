@@ -3,7 +3,7 @@ import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestj
 import { ApiErrors } from '../../http/error-responses';
 import { PlaySessionIdParamsDto } from '../../http/params';
 import { ApiRateLimited } from '../rate-limits/rate-limit.decorators';
-import { CurrentPlayer, PlayerAuth, PlayerContext } from '../identity/auth.decorators';
+import { CurrentPlayer, PlayerAuth, PlayerContext } from '../../http/account-auth';
 import { InsertCoinAnswer, InsertCoinService } from './insert-coin.service';
 import {
   CreatePlaySessionDto,

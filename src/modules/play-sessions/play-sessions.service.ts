@@ -3,7 +3,7 @@ import { CONFIG, Config } from '../../config';
 import type { RidingWrite } from '../../database/riding-write';
 import { ForbiddenError, InvalidRequestError, NotFoundError } from '../../errors/app-error';
 import { GamesService } from '../developer-portal/games.service';
-import type { PlayerContext } from '../identity/auth.decorators';
+import type { PlayerContext } from '../../http/account-auth';
 import { WalletService } from '../wallet/wallet.service';
 import { accessTo, expiresAtOf, PlaySessionStatus, statusOf } from './play-session.rules';
 import { InsertionRecord, PlaySessionRecord, PlaySessionRepository } from './play-session.repository';

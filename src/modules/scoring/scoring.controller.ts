@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/com
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../http/error-responses';
 import { PlaySessionIdParamsDto } from '../../http/params';
-import { CurrentPlayer, PlayerAuth, PlayerContext } from '../identity/auth.decorators';
+import { CurrentPlayer, PlayerAuth, PlayerContext } from '../../http/account-auth';
 import { ApiRateLimited } from '../rate-limits/rate-limit.decorators';
 import { ScoreInitialsService } from './score-initials.service';
 import {

@@ -5,7 +5,7 @@ import { UnitOfWork } from '../../database/unit-of-work';
 import { NotFoundError } from '../../errors/app-error';
 import type { ApiKeyContext } from '../developer-portal/api-key.decorators';
 import { AnswerStore, IdempotencyService, UnkeptAnswer } from '../idempotency/idempotency.service';
-import type { PlayerContext } from '../identity/auth.decorators';
+import type { PlayerContext } from '../../http/account-auth';
 import { InsertionRecord, PlaySessionRecord, PlaySessionsService } from '../play-sessions/play-sessions.service';
 import { LimitHit, RateLimiter } from '../rate-limits/rate-limiter.service';
 import { BOARD_SIZE, BoardEntry, initialsOutcome, placeOnBoard } from './leaderboard.rules';

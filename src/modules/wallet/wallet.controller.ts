@@ -5,7 +5,7 @@ import { ApiErrors } from '../../http/error-responses';
 import { Actor } from '../audit/audit-actor.decorator';
 import type { AuditActor } from '../audit/audit.service';
 import { AccountNotLinkedError } from '../identity/identity.errors';
-import { AccountContext, AdminAuth, CurrentAccount, CurrentDeveloper, DeveloperAuth, DeveloperContext, SignedIn } from '../identity/auth.decorators';
+import { AccountContext, AdminAuth, CurrentAccount, CurrentDeveloper, DeveloperAuth, DeveloperContext, SignedIn } from '../../http/account-auth';
 import { AdminCreditsService } from './admin-credits.service';
 import { PAGE_LIMIT_DEFAULT, UserIdParamsDto } from '../../http/params';
 import { CreditCoinsDto, CreditResultDto, DailyEarningsDto, DailyEarningsQueryDto, EarningsDto, WalletDto, WalletQueryDto } from './wallet.dto';

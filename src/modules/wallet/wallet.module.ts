@@ -7,6 +7,7 @@ import { LedgerEntry } from './ledger-entry.entity';
 import { Insertion } from './insertion.entity';
 import { DeveloperEarning } from './developer-earning.entity';
 import { AdminCreditsService } from './admin-credits.service';
+import { OpenWalletOnPlayerLinked } from './player-linked.handler';
 import { WalletController } from './wallet.controller';
 import { WalletRepository } from './wallet.repository';
 import { WalletService } from './wallet.service';
@@ -14,7 +15,7 @@ import { WalletService } from './wallet.service';
 @Module({
   imports: [TypeOrmModule.forFeature([Wallet, LedgerEntry, Insertion, DeveloperEarning, InsertionVoid]), AuditModule],
   controllers: [WalletController],
-  providers: [WalletRepository, WalletService, AdminCreditsService],
+  providers: [WalletRepository, WalletService, AdminCreditsService, OpenWalletOnPlayerLinked],
   exports: [WalletService],
 })
 export class WalletModule {}

@@ -48,11 +48,6 @@ export interface InsertionPurchase {
 export class WalletService {
   constructor(private readonly wallets: WalletRepository) {}
 
-  /** Opens the wallet of a newly linked player (inside the caller's transaction). */
-  openWallet(playerId: string): Promise<string> {
-    return this.wallets.open(playerId);
-  }
-
   walletIdOf(playerId: string): Promise<string | undefined> {
     return this.wallets.walletIdOf(playerId);
   }

@@ -1,5 +1,5 @@
 import { h } from 'preact';
-import type { AccountContext } from '../../modules/identity/auth-context';
+import type { AccountContext } from '../../http/account-auth';
 import { LoginPage } from '../../modules/identity/login-page';
 import { Layout, NotFoundPage, renderPage } from './layout';
 

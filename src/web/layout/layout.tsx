@@ -8,7 +8,7 @@ import { renderToString } from 'preact-render-to-string';
 import type { Response } from 'express';
 import { assetPath } from '../../http/asset-path';
 import { PAGE_CSP, sendHtml } from '../../http/html-page';
-import type { AccountContext } from '../../modules/identity/auth-context';
+import type { AccountContext } from '../../http/account-auth';
 import { ICON_NODES } from '../icons';
 import { ApiForm, SvgIcon } from './components';
 

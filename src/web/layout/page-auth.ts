@@ -18,7 +18,7 @@ import { Reflector } from '@nestjs/core';
 import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiResponse } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { Public } from '../../http/public.decorator';
-import { AdminContext, DeveloperContext, isAdmin, isDeveloper } from '../../modules/identity/auth-context';
+import { AdminContext, DeveloperContext, isAdmin, isDeveloper } from '../../http/account-auth';
 import { LoginSessionService } from '../../modules/identity/login-session.service';
 import type { Viewer } from './layout';
 import { PageNotFound, SignInRequired } from './page.errors';

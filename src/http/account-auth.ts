@@ -1,17 +1,91 @@
+/**
+ * Cookie (account) authentication as every module's routes declare it: the contexts a handler
+ * receives, the composite route decorators (`PlayerAuth()`, `AdminAuth()`, ...) and the typed
+ * parameter decorators (`@CurrentPlayer()`, ...). Framework layer: any module uses it without
+ * importing identity. Identity provides the `AccountAuthenticator` that checks the requirement
+ * against the login session (identity/cookie.authenticator.ts); the global AuthGuard runs it.
+ */
 import { applyDecorators, createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
 import { ApiCookieAuth, ApiResponse } from '@nestjs/swagger';
-import { ERROR_SCHEMA_REF } from '../../http/error-responses';
-import { COOKIE_SECURITY } from '../../http/openapi';
-import { AUTH_KIND, CROSS_ORIGIN_DOC } from '../../http/public.decorator';
-import { authParam } from '../../http/route-auth';
-import { AccountContext, AdminContext, DeveloperContext, isAdmin, isDeveloper, isPlayer, PlayerContext } from './auth-context';
-import { AuthenticatedRequest, CookieAuthenticator, CookieAuthRequirement } from './cookie.authenticator';
+import type { Request } from 'express';
+import { ERROR_SCHEMA_REF } from './error-responses';
+import { COOKIE_SECURITY } from './openapi';
+import { AUTH_KIND, CROSS_ORIGIN_DOC } from './public.decorator';
+import { AuthRequirement, authParam, RouteAuthenticator } from './route-auth';
 
-export type { AccountContext, AdminContext, AuthContext, DeveloperContext, PlayerContext } from './auth-context';
-export { PublicSameOrigin } from '../../http/public.decorator';
+export { PublicSameOrigin } from './public.decorator';
+
+/**
+ * Who is calling, as the cookie authenticator resolves it from the login session. Handlers get the
+ * narrowest type their route guarantees: `@CurrentPlayer()` (PlayerAuth), `@CurrentDeveloper()`
+ * (DeveloperAuth), `@CurrentAdmin()` (AdminAuth), `@CurrentAccount()` (any cookie route).
+ */
+export interface AccountContext {
+  readonly accountId: string;
+  readonly email: string;
+  readonly emailVerified: boolean;
+  readonly displayName: string;
+  readonly isAdmin: boolean;
+  readonly developerId: string | null;
+  readonly playerId: string | null;
+  readonly walletId: string | null;
+  /** A dispute or an admin froze the wallet (CONTRACT §19), as read with the login session. */
+  readonly walletFrozen: boolean;
+  /** The player's saved high-score initials (CONTRACT §16.8), read with the login session. */
+  readonly playerInitials: string | null;
+  readonly loginSessionId: string;
+}
+
+/** A play-ready caller: e-mail verified, player profile and wallet linked. */
+export interface PlayerContext extends AccountContext {
+  readonly playerId: string;
+  readonly walletId: string;
+}
+
+/** A developer: e-mail verified, role developer. */
+export interface DeveloperContext extends AccountContext {
+  readonly developerId: string;
+}
+
+/** An administrator. */
+export interface AdminContext extends AccountContext {
+  readonly isAdmin: true;
+}
+
+/** @deprecated The wide context: use AccountContext, or the typed context the route guarantees. */
+export type AuthContext = AccountContext;
+
+export function isPlayer(account: AccountContext): account is PlayerContext {
+  return account.playerId !== null && account.walletId !== null;
+}
+
+export function isDeveloper(account: AccountContext): account is DeveloperContext {
+  return account.developerId !== null;
+}
+
+export function isAdmin(account: AccountContext): account is AdminContext {
+  return account.isAdmin;
+}
+
+/** What a cookie-authenticated route requires, set by the composite decorators below. */
+export interface CookieAuthRequirement extends AuthRequirement {
+  /** `optional`: a public route that reads the caller when there is one (`@OptionalAccount()`), never refusing. */
+  readonly kind: 'signed-in' | 'player' | 'developer' | 'admin' | 'optional';
+  readonly emailVerified: boolean;
+}
+
+export type AuthenticatedRequest = Request & { auth?: AccountContext };
+
+/**
+ * The provider token of cookie authentication: identity registers its implementation under it, so
+ * the route decorators here name no class of identity.
+ */
+export abstract class AccountAuthenticator implements RouteAuthenticator<CookieAuthRequirement> {
+  abstract authenticate(request: AuthenticatedRequest, requirement: CookieAuthRequirement): Promise<void>;
+}
 
 function cookieAuth(kind: CookieAuthRequirement['kind'], emailVerified: boolean, forbidden: string[]) {
-  const requirement: CookieAuthRequirement = { kind, emailVerified, authenticator: CookieAuthenticator };
+  const requirement: CookieAuthRequirement = { kind, emailVerified, authenticator: AccountAuthenticator };
   return applyDecorators(
     SetMetadata(AUTH_KIND, requirement),
     ApiCookieAuth(COOKIE_SECURITY),
@@ -98,7 +172,7 @@ export const CurrentAdmin = createParamDecorator(
   [authParam({ decorator: '@CurrentAdmin()', kinds: ['admin'] })],
 );
 
-const OPTIONAL: CookieAuthRequirement = { kind: 'optional', emailVerified: false, authenticator: CookieAuthenticator };
+const OPTIONAL: CookieAuthRequirement = { kind: 'optional', emailVerified: false, authenticator: AccountAuthenticator };
 
 /**
  * On a `@Public()` route (HTML pages, the public game): the signed-in account, or undefined for a
