@@ -17,8 +17,8 @@ import { jsonBody } from './http/json-body';
 import { serveOpenApi } from './http/openapi';
 import { requestDeadline } from './http/request-deadline';
 import { AppValidationPipe } from './http/validation.pipe';
-import type { Clock } from './modules/rate-limits/rate-limit.clock';
-import { PAYMENT_WEBHOOK_PATH } from './modules/payments/payment-webhooks.controller';
+import type { Clock } from './modules/rate-limits';
+import { PAYMENT_WEBHOOK_PATH } from './modules/payments';
 
 export interface App {
   nest: NestExpressApplication;

@@ -82,6 +82,9 @@ export type AuthenticatedRequest = Request & { auth?: AccountContext };
  */
 export abstract class AccountAuthenticator implements RouteAuthenticator<CookieAuthRequirement> {
   abstract authenticate(request: AuthenticatedRequest, requirement: CookieAuthRequirement): Promise<void>;
+
+  /** The signed-in account of a request, or undefined (no cookie, unknown, expired or revoked): HTML pages decide for themselves. */
+  abstract currentAccount(request: Request): Promise<AccountContext | undefined>;
 }
 
 function cookieAuth(kind: CookieAuthRequirement['kind'], emailVerified: boolean, forbidden: string[]) {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { Client } from 'pg';
 import { runningEmbeddedUrl } from '../database/embedded-postgres';
-import { SANDBOX_SIGNATURE_HEADER, signSandboxEvent } from '../modules/payments/sandbox-signature';
+import { SANDBOX_SIGNATURE_HEADER, signSandboxEvent } from '../modules/payments';
 
 /**
  * `npm run payments:sandbox-event -- <refunded|disputed|succeeded|failed> <purchaseId> [--url <service URL>]`

@@ -3,7 +3,7 @@
  * runs a game (`/play/{slug}`). The catalogue and game pages read the public API in the browser;
  * the host page alone carries the game's entry URL (CONTRACT §16.25).
  */
-import { BuyCoins, PackOnSale } from '../modules/payments/buy-coins';
+import { BuyCoins, PackOnSale } from '../modules/payments';
 
 import { Layout, Viewer } from './layout/layout';
 

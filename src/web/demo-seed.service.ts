@@ -1,12 +1,12 @@
 import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { CONFIG, Config } from '../config';
 import { UnitOfWork } from '../database/unit-of-work';
-import { AchievementDefinitionsService } from '../modules/developer-portal/achievement-definitions.service';
-import { DevelopersService } from '../modules/developer-portal/developers.service';
-import { GamesService } from '../modules/developer-portal/games.service';
-import { AccountsService } from '../modules/identity/accounts.service';
-import { normalizeEmail } from '../modules/identity/email-address';
-import { WalletService } from '../modules/wallet/wallet.service';
+import { AchievementDefinitionsService } from '../modules/developer-portal';
+import { DevelopersService } from '../modules/developer-portal';
+import { GamesService } from '../modules/developer-portal';
+import { AccountsService } from '../modules/identity';
+import { normalizeEmail } from '../modules/identity';
+import { WalletService } from '../modules/wallet';
 
 /** The demo world's fixed accounts (CONTRACT §1): only ever seeded when SEED_DEMO is on. */
 export const DEMO = {

@@ -24,7 +24,16 @@ import {
   Trophy,
   Zap,
 } from 'lucide';
-import type { IconKey } from '../modules/developer-portal/achievement-definitions.service';
+
+/**
+ * The icons an achievement may have (spec §2.7): the pages' vocabulary, which the developer portal
+ * validates achievement definitions against. Defined here so the layout needs no module.
+ */
+export const ICON_KEYS = [
+  'trophy', 'coin', 'joystick', 'calendar', 'star', 'gem', 'pen', 'heart', 'fire',
+  'crown', 'rocket', 'ticket', 'moon', 'bolt', 'target', 'shield', 'skull', 'map',
+] as const;
+export type IconKey = (typeof ICON_KEYS)[number];
 
 export type { IconNode };
 

@@ -2,10 +2,10 @@
  * `/me` (CONTRACT §17, §17.1): the player's name, level, XP, balance and initials; wallet history
  * 50 a page with "Older"; achievements across games; purchases and "Buy coins" (§19).
  */
-import { BuyCoins, PackOnSale } from '../modules/payments/buy-coins';
-import type { UnlockedAchievement } from '../modules/achievements/achievements.service';
-import { levelOf, xpToNextLevel } from '../modules/identity/players.service';
-import type { LedgerEntryView, WalletPage } from '../modules/wallet/wallet.service';
+import { BuyCoins, PackOnSale } from '../modules/payments';
+import type { UnlockedAchievement } from '../modules/achievements';
+import { levelOf, xpToNextLevel } from '../modules/identity';
+import type { LedgerEntryView, WalletPage } from '../modules/wallet';
 import { ApiForm, Cell, Icon, Submit, TextField, When } from './layout/components';
 import { Layout, Viewer } from './layout/layout';
 

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
-import { PaymentsModule } from '../modules/payments/payments.module';
-import { AchievementsModule } from '../modules/achievements/achievements.module';
-import { WalletModule } from '../modules/wallet/wallet.module';
+import { PaymentsModule } from '../modules/payments';
+import { AchievementsModule } from '../modules/achievements';
+import { WalletModule } from '../modules/wallet';
 import { DemoSeedService } from './demo-seed.service';
 import { MePageController } from './me-page.controller';
 import { PagesController } from './pages.controller';

@@ -3,7 +3,7 @@
  * celebrations a first unlock earns.
  */
 
-import { levelOf, xpToNextLevel } from '../identity/players.service';
+import { levelOf, xpToNextLevel } from '../identity/player.rules';
 
 /** Every game achievement is worth this much XP (spec §2.7). */
 export const ACHIEVEMENT_XP = 25;

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AchievementUnlock } from './achievement-unlock.entity';
-import { PlaySessionsModule } from '../play-sessions/play-sessions.module';
+import { PlaySessionsModule } from '../play-sessions';
 import { AchievementsController } from './achievements.controller';
 import { AchievementsRepository } from './achievements.repository';
 import { AchievementsService } from './achievements.service';

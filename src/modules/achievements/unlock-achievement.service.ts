@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../../database/unit-of-work';
-import { GamesService } from '../developer-portal/games.service';
+import { GamesService } from '../developer-portal';
 import type { PlayerContext } from '../../http/account-auth';
-import { PlayersService } from '../identity/players.service';
-import { GameUnavailableError } from '../play-sessions/play-sessions.errors';
-import { PlaySessionsService } from '../play-sessions/play-sessions.service';
+import { PlayersService } from '../identity';
+import { GameUnavailableError } from '../play-sessions';
+import { PlaySessionsService } from '../play-sessions';
 import { ACHIEVEMENT_XP, RewardItem, rewardsFor } from './achievement.rules';
 import { AchievementNotFoundError } from './achievements.errors';
 import { AchievementsRepository } from './achievements.repository';

@@ -2,7 +2,7 @@ import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../http/error-responses';
 import { PAGE_LIMIT_DEFAULT } from '../../http/params';
-import { AuditEntry, AuditService } from '../audit/audit.service';
+import { AuditEntry, AuditService } from '../audit';
 import { AdminAuth } from '../../http/account-auth';
 import { AuditPageDto, AuditQueryDto } from './admin.dto';
 

@@ -8,10 +8,10 @@
 import type { ComponentChildren } from 'preact';
 import { ApiForm, Cell, Hidden, NumberField, Select, Submit, TextField } from '../../web/layout/components';
 import { Layout, Viewer } from '../../web/layout/layout';
-import type { AuditEntry } from '../audit/audit.service';
-import type { AdminGameView, GameStatus, ReviewView } from '../developer-portal/games.service';
-import type { AdminUserView } from '../identity/user-moderation.service';
-import type { AdminScoreView } from '../scoring/score-moderation.service';
+import type { AuditEntry } from '../audit';
+import type { AdminGameView, GameStatus, ReviewView } from '../developer-portal';
+import type { AdminUserView } from '../identity';
+import type { AdminScoreView } from '../scoring';
 
 /** What the page shows, in its query string: each section keeps its own parameters. */
 export interface AdminPageState {

@@ -7,10 +7,10 @@ import { AppError } from '../../errors/app-error';
 import { PAGE_LIMIT_DEFAULT } from '../../http/params';
 import { sendPage, Viewer } from '../../web/layout/layout';
 import { CurrentViewer, Page } from '../../web/layout/page-auth';
-import { AuditService } from '../audit/audit.service';
-import { GamesService } from '../developer-portal/games.service';
-import { UserModerationService } from '../identity/user-moderation.service';
-import { ScoreModerationService } from '../scoring/score-moderation.service';
+import { AuditService } from '../audit';
+import { GamesService } from '../developer-portal';
+import { UserModerationService } from '../identity';
+import { ScoreModerationService } from '../scoring';
 import { AdminPage, AdminPageState, GAME_STATUSES } from './admin-page';
 
 /** How many games the "Game" choice of the Scores section offers (the newest). */

@@ -5,7 +5,7 @@ import { ApiErrors } from '../../http/error-responses';
 import { RequestId } from '../../http/request-id.decorator';
 import { InsertionIdParamsDto, UserIdParamsDto } from '../../http/params';
 import { AdminAuth, AdminContext, CurrentAdmin } from '../../http/account-auth';
-import { AdminUserResponseDto } from '../identity/identity.dto';
+import { AdminUserResponseDto } from '../identity';
 import { VoidInsertionDto, VoidResultDto } from './admin-payments.dto';
 import { VoidAnswer, VoidInsertionService } from './void-insertion.service';
 import { WalletFreezeService } from './wallet-freeze.service';

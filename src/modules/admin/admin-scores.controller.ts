@@ -2,10 +2,10 @@ import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/com
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../http/error-responses';
 import { GameIdParamsDto, PAGE_LIMIT_DEFAULT } from '../../http/params';
-import { Actor } from '../audit/audit-actor.decorator';
-import type { AuditActor } from '../audit/audit.service';
+import { Actor } from '../audit';
+import type { AuditActor } from '../audit';
 import { AdminAuth } from '../../http/account-auth';
-import { AdminScoreView, ScoreModerationService } from '../scoring/score-moderation.service';
+import { AdminScoreView, ScoreModerationService } from '../scoring';
 import { AdminScoresPageDto, AdminScoresQueryDto, RemovedScoreDto, RemoveScoreDto, ScoreIdParamsDto } from './admin.dto';
 
 /** A game's saved scores and their removal from the boards (CONTRACT §18). */

@@ -2,12 +2,12 @@ import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/com
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../http/error-responses';
 import { UserIdParamsDto } from '../../http/params';
-import { Actor } from '../audit/audit-actor.decorator';
-import type { AuditActor } from '../audit/audit.service';
-import { AccountsService } from '../identity/accounts.service';
+import { Actor } from '../audit';
+import type { AuditActor } from '../audit';
+import { AccountsService } from '../identity';
 import { AdminAuth } from '../../http/account-auth';
-import { AdminUserResponseDto, UserResponseDto } from '../identity/identity.dto';
-import { AdminUserView, UserModerationService } from '../identity/user-moderation.service';
+import { AdminUserResponseDto, UserResponseDto } from '../identity';
+import { AdminUserView, UserModerationService } from '../identity';
 import { AdminUsersDto, AdminUsersQueryDto, BanUserDto } from './admin.dto';
 
 /** Finding users, verifying e-mails, bans (CONTRACT §4, §18). */

@@ -1,11 +1,11 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../http/error-responses';
-import { Actor } from '../audit/audit-actor.decorator';
-import type { AuditActor } from '../audit/audit.service';
+import { Actor } from '../audit';
+import type { AuditActor } from '../audit';
 import { GameIdParamsDto, PAGE_LIMIT_DEFAULT, VersionIdParamsDto } from '../../http/params';
-import { GameDto, RejectVersionDto, VersionDto } from '../developer-portal/developer-portal.dto';
-import { AdminGameView, GamesService, GameView, ReviewView, VersionView } from '../developer-portal/games.service';
+import { GameDto, RejectVersionDto, VersionDto } from '../developer-portal';
+import { AdminGameView, GamesService, GameView, ReviewView, VersionView } from '../developer-portal';
 import { AdminAuth } from '../../http/account-auth';
 import { AdminGamesPageDto, AdminGamesQueryDto, AdminVersionsQueryDto, ReviewPageDto } from './admin.dto';
 

@@ -1,9 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Length } from 'class-validator';
 import { ID_DOC, IdProperty, PageCursorProperty, PageLimitProperty } from '../../http/params';
-import { AUDIT_ACTIONS } from '../audit/audit.rules';
-import { GameDto } from '../developer-portal/developer-portal.dto';
-import { AdminUserDto } from '../identity/identity.dto';
+import { AUDIT_ACTIONS } from '../audit';
+import { GameDto } from '../developer-portal';
+import { AdminUserDto } from '../identity';
 
 const ID_RULE = { description: 'Opaque id (at most 64 characters)', ...ID_DOC };
 

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
-import { AuditModule } from '../audit/audit.module';
-import { ScoringModule } from '../scoring/scoring.module';
-import { WalletModule } from '../wallet/wallet.module';
+import { AuditModule } from '../audit';
+import { ScoringModule } from '../scoring';
+import { WalletModule } from '../wallet';
 import { AdminAuditController } from './admin-audit.controller';
 import { AdminPagesController } from './admin-pages.controller';
 import { AdminScoresController } from './admin-scores.controller';

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { NotFoundError } from '../../errors/app-error';
-import { AuditService } from '../audit/audit.service';
-import { IdempotencyService, IdempotentResult } from '../idempotency/idempotency.service';
-import { ScoreModerationService } from '../scoring/score-moderation.service';
-import { WalletService } from '../wallet/wallet.service';
+import { AuditService } from '../audit';
+import { IdempotencyService, IdempotentResult } from '../idempotency';
+import { ScoreModerationService } from '../scoring';
+import { WalletService } from '../wallet';
 
 export interface VoidAnswer {
   insertionId: string;

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../../database/unit-of-work';
-import { AuditService } from '../audit/audit.service';
-import { AccountsService, AdminUserView } from '../identity/accounts.service';
-import { WalletNotFoundError } from '../wallet/wallet.errors';
-import { WalletService } from '../wallet/wallet.service';
+import { AuditService } from '../audit';
+import { AccountsService, AdminUserView } from '../identity';
+import { WalletNotFoundError } from '../wallet';
+import { WalletService } from '../wallet';
 
 /**
  * An admin freezes or unfreezes a user's wallet (CONTRACT §19): a frozen wallet buys nothing and

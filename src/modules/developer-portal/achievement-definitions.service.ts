@@ -8,11 +8,7 @@ import { GamesService } from './games.service';
 /** Spec §2.7. */
 export const ACHIEVEMENTS_PER_GAME = 50;
 export const ACHIEVEMENT_KEY_PATTERN = /^[a-z0-9][a-z0-9_-]{0,47}$/;
-export const ICON_KEYS = [
-  'trophy', 'coin', 'joystick', 'calendar', 'star', 'gem', 'pen', 'heart', 'fire',
-  'crown', 'rocket', 'ticket', 'moon', 'bolt', 'target', 'shield', 'skull', 'map',
-] as const;
-export type IconKey = (typeof ICON_KEYS)[number];
+export { ICON_KEYS, type IconKey } from '../../web/icons';
 
 export interface AchievementDefinitionView {
   key: string;

@@ -1,8 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../http/error-responses';
-import { Actor } from '../audit/audit-actor.decorator';
-import type { AuditActor } from '../audit/audit.service';
+import { Actor } from '../audit';
+import type { AuditActor } from '../audit';
 import { CurrentDeveloper, DeveloperAuth, DeveloperContext } from '../../http/account-auth';
 import { ApiKeyRow } from './api-key.repository';
 import { ApiKeysService, CreatedApiKey } from './api-keys.service';

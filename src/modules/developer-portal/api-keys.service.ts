@@ -2,7 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { NotFoundError } from '../../errors/app-error';
-import { AuditActor, AuditService } from '../audit/audit.service';
+import { AuditActor, AuditService } from '../audit';
 import { ApiKeyKind, ApiKeyRepository, ApiKeyRow } from './api-key.repository';
 
 /** `svc_live_` / `svc_test_` + 43 base64url characters (32 random bytes). Longer keys are accepted for future formats. */

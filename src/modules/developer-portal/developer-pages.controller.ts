@@ -4,7 +4,7 @@ import type { Response } from 'express';
 import { h } from 'preact';
 import { sendPage, Viewer } from '../../web/layout/layout';
 import { CurrentDeveloperViewer, CurrentViewer, DeveloperViewer, Page, PageNotFound } from '../../web/layout/page-auth';
-import { WalletService } from '../wallet/wallet.service';
+import { WalletService } from '../wallet';
 import { AchievementDefinitionsService } from './achievement-definitions.service';
 import { ApiKeysService } from './api-keys.service';
 import { DeveloperGamePage } from './developer-game-page';

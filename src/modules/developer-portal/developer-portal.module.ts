@@ -1,6 +1,6 @@
 import { Global, Module } from '@nestjs/common';
-import { AuditModule } from '../audit/audit.module';
-import { WalletModule } from '../wallet/wallet.module';
+import { AuditModule } from '../audit';
+import { WalletModule } from '../wallet';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Developer } from './developer.entity';
 import { Game } from './game.entity';

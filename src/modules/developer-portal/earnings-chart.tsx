@@ -4,7 +4,7 @@
  * and colours are SVG attributes and stylesheet classes (the CSP allows no inline styles).
  */
 
-import { millsToUsd, usdToMills } from '../wallet/money';
+import { millsToUsd, usdToMills } from '../wallet';
 
 const WIDTH = 720;
 const HEIGHT = 220;

@@ -5,8 +5,8 @@
  */
 import { Cell, Select } from '../../web/layout/components';
 import type { DeveloperViewer } from '../../web/layout/page-auth';
-import { millsToUsd, usdToMills } from '../wallet/money';
-import type { DailyEarnings, EarningsReport } from '../wallet/wallet.service';
+import { millsToUsd, usdToMills } from '../wallet';
+import type { DailyEarnings, EarningsReport } from '../wallet';
 import { DeveloperLayout } from './developer-layout';
 import { EarningsChart } from './earnings-chart';
 

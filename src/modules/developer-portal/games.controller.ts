@@ -1,8 +1,8 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../http/error-responses';
-import { Actor } from '../audit/audit-actor.decorator';
-import type { AuditActor } from '../audit/audit.service';
+import { Actor } from '../audit';
+import type { AuditActor } from '../audit';
 import { CurrentDeveloper, DeveloperAuth, DeveloperContext } from '../../http/account-auth';
 import { GameIdParamsDto } from '../../http/params';
 import { CreateGameDto, CreateVersionDto, GameDto, PublishDto, UpdateGameDto, VersionDto } from './developer-portal.dto';

@@ -3,7 +3,7 @@ import { DomainEvents } from '../../database/domain-events';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { NotFoundError } from '../../errors/app-error';
 import { decodeCursor, pageOf } from '../../http/keyset-cursor';
-import { AuditActor, AuditService } from '../audit/audit.service';
+import { AuditActor, AuditService } from '../audit';
 import { AchievementRecord, AchievementRepository } from './achievement.repository';
 import { GameSuspendedError, VersionNotApprovedError } from './developer-portal.errors';
 import { GameRecord, GameRepository, GameStatus, ReviewRecord, VersionRecord, VersionStatus } from './game.repository';

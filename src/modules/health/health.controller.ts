@@ -4,7 +4,7 @@ import { InjectThrottlerStorage } from '@nestjs/throttler';
 import { DataSource } from 'typeorm';
 import { ServiceUnavailableError } from '../../errors/app-error';
 import { Public } from '../../http/public.decorator';
-import type { RateLimitCounters, RateLimitStorage } from '../rate-limits/rate-limit.storage';
+import type { RateLimitCounters, RateLimitStorage } from '../rate-limits';
 
 const READY_SCHEMA = {
   type: 'object',

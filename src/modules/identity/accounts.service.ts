@@ -2,9 +2,9 @@ import { Injectable, Logger } from '@nestjs/common';
 import { DomainEvents } from '../../database/domain-events';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { NotFoundError } from '../../errors/app-error';
-import { AuditActor, AuditService } from '../audit/audit.service';
-import { RateLimiter } from '../rate-limits/rate-limiter.service';
-import { EVERYONE } from '../rate-limits/throttlers';
+import { AuditActor, AuditService } from '../audit';
+import { RateLimiter } from '../rate-limits';
+import { EVERYONE } from '../rate-limits';
 import { AccountRepository, AccountViewRow, AdminAccountRow } from './account.repository';
 import { normalizeEmail } from './email-address';
 import { EmailVerificationService } from './email-verification.service';
@@ -12,7 +12,7 @@ import { AccountBannedError, InvalidCredentialsError } from './identity.errors';
 import { LoginSessionService } from './login-session.service';
 import { PasswordService } from './password.service';
 import { PlayerRepository } from './player.repository';
-import { levelOf } from './players.service';
+import { levelOf } from './player.rules';
 
 export type Role = 'player' | 'developer' | 'admin';
 

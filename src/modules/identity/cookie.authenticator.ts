@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CONFIG, Config } from '../../config';
 import { ForbiddenError, UnauthenticatedError } from '../../errors/app-error';
-import { AccountAuthenticator, AuthenticatedRequest, CookieAuthRequirement } from '../../http/account-auth';
+import { AccountAuthenticator, AccountContext, AuthenticatedRequest, CookieAuthRequirement } from '../../http/account-auth';
 import { allowedOrigins, assertSameOrigin } from '../../http/same-origin';
 import { AccountNotLinkedError, EmailNotVerifiedError } from './identity.errors';
 import { LoginSessionService } from './login-session.service';
@@ -21,6 +21,10 @@ export class CookieAuthenticator extends AccountAuthenticator {
   ) {
     super();
     this.origins = allowedOrigins(config);
+  }
+
+  currentAccount(request: AuthenticatedRequest): Promise<AccountContext | undefined> {
+    return this.loginSessions.fromRequest(request);
   }
 
   async authenticate(request: AuthenticatedRequest, requirement: CookieAuthRequirement): Promise<void> {

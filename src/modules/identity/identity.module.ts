@@ -1,6 +1,6 @@
 import { Global, Module } from '@nestjs/common';
-import { AuditModule } from '../audit/audit.module';
-import { RateLimitsModule } from '../rate-limits/rate-limits.module';
+import { AuditModule } from '../audit';
+import { RateLimitsModule } from '../rate-limits';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Account } from './account.entity';
 import { AppSetting } from './app-setting.entity';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { NotFoundError } from '../../errors/app-error';
-import { AuditActor, AuditService } from '../audit/audit.service';
+import { AuditActor, AuditService } from '../audit';
 import { AccountsService, AdminUserView, toAdminUser } from './accounts.service';
 import { AccountRepository } from './account.repository';
 import { CannotBanYourselfError } from './identity.errors';

@@ -1,4 +1,4 @@
-import { MILLS_PER_COIN, millsToUsd } from '../wallet/money';
+import { MILLS_PER_COIN, millsToUsd } from '../wallet';
 
 /** A pack on sale (CONTRACT §19): its coins at face value, 1 coin = 0.25 USD. */
 export interface CoinPack {

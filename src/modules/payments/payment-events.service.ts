@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { UnitOfWork } from '../../database/unit-of-work';
-import { WalletService } from '../wallet/wallet.service';
+import { WalletService } from '../wallet';
 import { PaymentEventOutcome, PaymentEventRepository } from './payment-event.repository';
 import { PAYMENT_PROVIDER, PaymentEvent, PaymentProvider } from './payment-provider';
 import { UnknownPaymentProviderError } from './payments.errors';

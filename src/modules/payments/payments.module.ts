@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CONFIG, Config } from '../../config';
-import { WalletModule } from '../wallet/wallet.module';
+import { WalletModule } from '../wallet';
 import { CheckoutController } from './checkout.controller';
 import { RecordedPaymentEvent } from './payment-event.entity';
 import { PaymentEventRepository } from './payment-event.repository';

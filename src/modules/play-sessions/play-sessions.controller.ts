@@ -2,7 +2,7 @@ import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../http/error-responses';
 import { PlaySessionIdParamsDto } from '../../http/params';
-import { ApiRateLimited } from '../rate-limits/rate-limit.decorators';
+import { ApiRateLimited } from '../rate-limits';
 import { CurrentPlayer, PlayerAuth, PlayerContext } from '../../http/account-auth';
 import { InsertCoinAnswer, InsertCoinService } from './insert-coin.service';
 import {

@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
-import { RateLimitsModule } from '../rate-limits/rate-limits.module';
+import { RateLimitsModule } from '../rate-limits';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { PlaySession } from './play-session.entity';
-import { WalletModule } from '../wallet/wallet.module';
+import { WalletModule } from '../wallet';
 import { DeveloperApiController } from './developer-api.controller';
 import { InsertCoinService } from './insert-coin.service';
 import { PlaySessionRepository } from './play-session.repository';

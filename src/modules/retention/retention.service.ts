@@ -3,9 +3,9 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Cron, CronExpression } from '@nestjs/schedule';
 import { DataSource } from 'typeorm';
 import { CONFIG, Config } from '../../config';
-import { IdempotencyService } from '../idempotency/idempotency.service';
-import { EmailVerificationService } from '../identity/email-verification.service';
-import { LoginSessionService } from '../identity/login-session.service';
+import { IdempotencyService } from '../idempotency';
+import { EmailVerificationService } from '../identity';
+import { LoginSessionService } from '../identity';
 
 export interface PurgeReport {
   /** False when another instance held the purge lock: nothing was done here. */

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { isUuid } from '../../database/uuid';
-import { PlayersService } from '../identity/players.service';
-import { RateLimiter } from '../rate-limits/rate-limiter.service';
+import { PlayersService } from '../identity';
+import { RateLimiter } from '../rate-limits';
 import { LeaderboardService } from './leaderboard.service';
 import { ScoreNotFoundError } from './scoring.errors';
 import { PendingInitialsRow, ScoringRepository } from './scoring.repository';

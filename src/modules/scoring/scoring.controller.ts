@@ -3,7 +3,7 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../http/error-responses';
 import { PlaySessionIdParamsDto } from '../../http/params';
 import { CurrentPlayer, PlayerAuth, PlayerContext } from '../../http/account-auth';
-import { ApiRateLimited } from '../rate-limits/rate-limit.decorators';
+import { ApiRateLimited } from '../rate-limits';
 import { ScoreInitialsService } from './score-initials.service';
 import {
   InitialsResultDto,

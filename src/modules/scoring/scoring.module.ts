@@ -1,9 +1,9 @@
 import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Score } from './score.entity';
-import { AuditModule } from '../audit/audit.module';
-import { PlaySessionsModule } from '../play-sessions/play-sessions.module';
-import { RateLimitsModule } from '../rate-limits/rate-limits.module';
+import { AuditModule } from '../audit';
+import { PlaySessionsModule } from '../play-sessions';
+import { RateLimitsModule } from '../rate-limits';
 import { LeaderboardCacheMiddleware } from './leaderboard-cache.middleware';
 import { LeaderboardController } from './leaderboard.controller';
 import { LeaderboardService } from './leaderboard.service';

@@ -1,8 +1,8 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../http/error-responses';
-import { ApiKeyAuth, ApiKeyContext, CurrentApiKey } from '../developer-portal/api-key.decorators';
-import { ApiRateLimited } from '../rate-limits/rate-limit.decorators';
+import { ApiKeyAuth, ApiKeyContext, CurrentApiKey } from '../developer-portal';
+import { ApiRateLimited } from '../rate-limits';
 import { InsertionIdParamsDto } from '../../http/params';
 import { ScoreResultDto, SubmitScoreDto } from './scoring.dto';
 import { SubmitScoreService } from './submit-score.service';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../../database/unit-of-work';
-import { AuditActor, AuditService } from '../audit/audit.service';
-import { IdempotencyService, IdempotentResult } from '../idempotency/idempotency.service';
+import { AuditActor, AuditService } from '../audit';
+import { IdempotencyService, IdempotentResult } from '../idempotency';
 import { WalletNotFoundError } from './wallet.errors';
 import { WalletService } from './wallet.service';
 

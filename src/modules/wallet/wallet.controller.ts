@@ -2,9 +2,9 @@ import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestj
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { ApiErrors } from '../../http/error-responses';
-import { Actor } from '../audit/audit-actor.decorator';
-import type { AuditActor } from '../audit/audit.service';
-import { AccountNotLinkedError } from '../identity/identity.errors';
+import { Actor } from '../audit';
+import type { AuditActor } from '../audit';
+import { AccountNotLinkedError } from '../identity';
 import { AccountContext, AdminAuth, CurrentAccount, CurrentDeveloper, DeveloperAuth, DeveloperContext, SignedIn } from '../../http/account-auth';
 import { AdminCreditsService } from './admin-credits.service';
 import { PAGE_LIMIT_DEFAULT, UserIdParamsDto } from '../../http/params';

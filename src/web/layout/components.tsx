@@ -4,7 +4,7 @@
  * `message` lands in the form's own `role="alert"`, and what the user typed stays.
  */
 import { h, type ComponentChildren } from 'preact';
-import { ICON_KEYS } from '../../modules/developer-portal/achievement-definitions.service';
+import { ICON_KEYS } from '../icons';
 import { ICON_NODES, ICON_SVG_ATTRIBUTES, iconNode, type IconNode } from '../icons';
 
 /** What the page does after the API said yes: reload it, go to `next`, or replace its `data-region` parts. */

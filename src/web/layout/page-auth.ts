@@ -14,12 +14,11 @@ import {
   UseFilters,
   UseGuards,
 } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
+import { ModuleRef, Reflector } from '@nestjs/core';
 import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiResponse } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { Public } from '../../http/public.decorator';
-import { AdminContext, DeveloperContext, isAdmin, isDeveloper } from '../../http/account-auth';
-import { LoginSessionService } from '../../modules/identity/login-session.service';
+import { AccountAuthenticator, AdminContext, DeveloperContext, isAdmin, isDeveloper } from '../../http/account-auth';
 import type { Viewer } from './layout';
 import { PageNotFound, SignInRequired } from './page.errors';
 import { PageFilter } from './page.filter';
@@ -54,18 +53,26 @@ export function safeNext(next: unknown, fallback = '/me'): string {
   }
 }
 
-/** Resolves the login session of every page request, then applies the page's access rule. */
+/**
+ * Resolves the login session of every page request, then applies the page's access rule. The
+ * account authenticator is identity's, found app-wide like the global AuthGuard finds it: a module
+ * with pages needs no import of identity.
+ */
 @Injectable()
 export class PageGuard implements CanActivate {
+  private accounts: AccountAuthenticator | undefined;
+
   constructor(
     private readonly reflector: Reflector,
-    private readonly loginSessions: LoginSessionService,
+    private readonly moduleRef: ModuleRef,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const access = this.reflector.getAllAndOverride<PageAccess | undefined>(PAGE_ACCESS, [context.getHandler(), context.getClass()]) ?? 'anyone';
     const request = context.switchToHttp().getRequest<PageRequest>();
-    const viewer = (await this.loginSessions.fromRequest(request)) ?? null;
+    const accounts = (this.accounts ??= this.moduleRef.get(AccountAuthenticator, { strict: false }));
+    if (!accounts) throw new Error('No AccountAuthenticator: the identity module is not loaded.');
+    const viewer = (await accounts.currentAccount(request)) ?? null;
     request.viewer = viewer;
     if (access === 'anyone') return true;
     if (!viewer) throw new SignInRequired();

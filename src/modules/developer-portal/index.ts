@@ -1,0 +1,9 @@
+/** The developer-portal module's public entry (developers, games, versions, achievement definitions and API keys): other modules import only what is here (docs/architecture.md). */
+export { DeveloperPortalModule } from './developer-portal.module';
+export { AchievementDefinitionsService } from './achievement-definitions.service';
+export { DevelopersService } from './developers.service';
+export { GamesService } from './games.service';
+export type { AdminGameView, GameStatus, GameView, ReviewView, VersionView } from './games.service';
+export { ApiKeyAuth, CurrentApiKey } from './api-key.decorators';
+export type { ApiKeyContext } from './api-key.decorators';
+export { GameDto, RejectVersionDto, VersionDto } from './developer-portal.dto';

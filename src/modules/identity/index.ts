@@ -1,0 +1,12 @@
+/** The identity module's public entry (accounts, login sessions, e-mail verification and player profiles): other modules import only what is here (docs/architecture.md). */
+export { IdentityModule } from './identity.module';
+export { AccountsService } from './accounts.service';
+export type { AdminUserView } from './accounts.service';
+export { EmailVerificationService } from './email-verification.service';
+export { LoginSessionService } from './login-session.service';
+export { PlayersService } from './players.service';
+export { UserModerationService } from './user-moderation.service';
+export { normalizeEmail } from './email-address';
+export { AdminUserDto, AdminUserResponseDto, UserResponseDto } from './identity.dto';
+export { AccountNotLinkedError } from './identity.errors';
+export { levelOf, xpToNextLevel } from './player.rules';
