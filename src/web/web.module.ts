@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
-import { PaymentsModule } from '../modules/payments';
 import { AchievementsModule } from '../modules/achievements';
+import { DeveloperPortalModule } from '../modules/developer-portal';
+import { IdentityModule } from '../modules/identity';
+import { PaymentsModule } from '../modules/payments';
 import { WalletModule } from '../modules/wallet';
 import { DemoSeedService } from './demo-seed.service';
 import { MePageController } from './me-page.controller';
@@ -10,7 +12,7 @@ import { WebAssetsService } from './web-assets.service';
 
 /** The browser side: SDK, host page, catalogue, game and profile pages, demo games, the demo world. */
 @Module({
-  imports: [WalletModule, AchievementsModule, PaymentsModule],
+  imports: [IdentityModule, DeveloperPortalModule, WalletModule, AchievementsModule, PaymentsModule],
   controllers: [StaticController, PagesController, MePageController],
   providers: [WebAssetsService, DemoSeedService],
 })

@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AchievementUnlock } from './achievement-unlock.entity';
+import { DeveloperPortalModule } from '../developer-portal';
+import { IdentityModule } from '../identity';
 import { PlaySessionsModule } from '../play-sessions';
 import { AchievementsController } from './achievements.controller';
 import { AchievementsRepository } from './achievements.repository';
@@ -9,7 +11,7 @@ import { UnlockAchievementService } from './unlock-achievement.service';
 
 /** Unlocks, XP and the rewards a first unlock earns. */
 @Module({
-  imports: [TypeOrmModule.forFeature([AchievementUnlock]), PlaySessionsModule],
+  imports: [TypeOrmModule.forFeature([AchievementUnlock]), PlaySessionsModule, DeveloperPortalModule, IdentityModule],
   controllers: [AchievementsController],
   providers: [AchievementsRepository, UnlockAchievementService, AchievementsService],
   exports: [AchievementsService],

@@ -1,5 +1,8 @@
 import { Module } from '@nestjs/common';
 import { AuditModule } from '../audit';
+import { DeveloperPortalModule } from '../developer-portal';
+import { IdempotencyModule } from '../idempotency';
+import { IdentityModule } from '../identity';
 import { ScoringModule } from '../scoring';
 import { WalletModule } from '../wallet';
 import { AdminAuditController } from './admin-audit.controller';
@@ -13,7 +16,7 @@ import { WalletFreezeService } from './wallet-freeze.service';
 
 /** Operator tools over the exported services of identity, the developer portal, wallet, scoring and the audit log. */
 @Module({
-  imports: [WalletModule, ScoringModule, AuditModule],
+  imports: [IdentityModule, DeveloperPortalModule, WalletModule, ScoringModule, AuditModule, IdempotencyModule],
   controllers: [AdminController, AdminUsersController, AdminScoresController, AdminAuditController, AdminPaymentsController, AdminPagesController],
   providers: [WalletFreezeService, VoidInsertionService],
 })

@@ -1,4 +1,4 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { AuditModule } from '../audit';
 import { WalletModule } from '../wallet';
 import { TypeOrmModule } from '@nestjs/typeorm';
@@ -22,8 +22,10 @@ import { GameRepository } from './game.repository';
 import { GamesController } from './games.controller';
 import { GamesService } from './games.service';
 
-/** Developers, games, versions, achievement definitions, API keys. Global: `@ApiKeyAuth()` works in any module. */
-@Global()
+/**
+ * Developers, games, versions, achievement definitions, API keys. `@ApiKeyAuth()` works in any
+ * module: the global AuthGuard finds ApiKeyAuthenticator app-wide.
+ */
 @Module({
   imports: [TypeOrmModule.forFeature([Developer, Game, GameVersion, Achievement, ApiKey]), AuditModule, WalletModule],
   controllers: [DevelopersController, GamesController, AchievementDefinitionsController, ApiKeysController, DeveloperPagesController],

@@ -1,10 +1,9 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { IdempotencyKey } from './idempotency-key.entity';
 import { IdempotencyRepository } from './idempotency.repository';
 import { IdempotencyService } from './idempotency.service';
 
-/** Global: play sessions, scoring and admin inject IdempotencyService without importing this. */
-@Global()
+/** Idempotency-Key handling for the money routes; the modules that use IdempotencyService import this. */
 @Module({ imports: [TypeOrmModule.forFeature([IdempotencyKey])], providers: [IdempotencyRepository, IdempotencyService], exports: [IdempotencyService] })
 export class IdempotencyModule {}

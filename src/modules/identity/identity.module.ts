@@ -1,4 +1,4 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { AuditModule } from '../audit';
 import { RateLimitsModule } from '../rate-limits';
 import { TypeOrmModule } from '@nestjs/typeorm';
@@ -24,8 +24,11 @@ import { PlayerRepository } from './player.repository';
 import { PlayersService } from './players.service';
 import { UserModerationService } from './user-moderation.service';
 
-/** Accounts, login sessions and players. Global: the global AuthGuard runs its CookieAuthenticator for every module's cookie routes. */
-@Global()
+/**
+ * Accounts, login sessions and players. Cookie routes in any module need no import of this: the
+ * global AuthGuard and PageGuard find its AccountAuthenticator app-wide. Modules that use its
+ * services import it.
+ */
 @Module({
   imports: [TypeOrmModule.forFeature([Account, AppSetting, EmailVerificationToken, LoginSession, Player]), RateLimitsModule, AuditModule],
   controllers: [AuthController, MeController],

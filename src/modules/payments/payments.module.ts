@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CONFIG, Config } from '../../config';
+import { IdempotencyModule } from '../idempotency';
 import { WalletModule } from '../wallet';
 import { CheckoutController } from './checkout.controller';
 import { RecordedPaymentEvent } from './payment-event.entity';
@@ -18,7 +19,7 @@ import { StripePaymentProvider } from './stripe-payment.provider';
 
 /** Buying coins (CONTRACT §19): packs, purchases, the payment provider in use and its webhook. */
 @Module({
-  imports: [TypeOrmModule.forFeature([Purchase, RecordedPaymentEvent]), WalletModule],
+  imports: [TypeOrmModule.forFeature([Purchase, RecordedPaymentEvent]), WalletModule, IdempotencyModule],
   controllers: [PurchasesController, PaymentWebhooksController, CheckoutController],
   providers: [
     SandboxPaymentProvider,

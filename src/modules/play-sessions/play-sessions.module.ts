@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { DeveloperPortalModule } from '../developer-portal';
+import { IdempotencyModule } from '../idempotency';
 import { RateLimitsModule } from '../rate-limits';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { PlaySession } from './play-session.entity';
@@ -11,7 +13,7 @@ import { PlaySessionsService } from './play-sessions.service';
 import { PlayerRefService } from './player-ref.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([PlaySession]), WalletModule, RateLimitsModule],
+  imports: [TypeOrmModule.forFeature([PlaySession]), WalletModule, DeveloperPortalModule, IdempotencyModule, RateLimitsModule],
   controllers: [PlaySessionsController, DeveloperApiController],
   providers: [PlaySessionRepository, PlayerRefService, PlaySessionsService, InsertCoinService],
   exports: [PlaySessionsService, PlayerRefService],

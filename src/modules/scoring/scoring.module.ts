@@ -2,6 +2,9 @@ import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/c
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Score } from './score.entity';
 import { AuditModule } from '../audit';
+import { DeveloperPortalModule } from '../developer-portal';
+import { IdempotencyModule } from '../idempotency';
+import { IdentityModule } from '../identity';
 import { PlaySessionsModule } from '../play-sessions';
 import { RateLimitsModule } from '../rate-limits';
 import { LeaderboardCacheMiddleware } from './leaderboard-cache.middleware';
@@ -16,7 +19,7 @@ import { TrustedScoreController } from './trusted-score.controller';
 
 /** Scores (player and trusted), high-score initials and the public leaderboards. */
 @Module({
-  imports: [TypeOrmModule.forFeature([Score]), PlaySessionsModule, RateLimitsModule, AuditModule],
+  imports: [TypeOrmModule.forFeature([Score]), PlaySessionsModule, DeveloperPortalModule, IdentityModule, IdempotencyModule, RateLimitsModule, AuditModule],
   controllers: [ScoringController, MyScoresController, LeaderboardController, TrustedScoreController],
   providers: [ScoringRepository, SubmitScoreService, ScoreInitialsService, LeaderboardService, ScoreModerationService],
   exports: [LeaderboardService, ScoreModerationService],

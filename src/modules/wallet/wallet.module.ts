@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AuditModule } from '../audit';
+import { IdempotencyModule } from '../idempotency';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Wallet } from './wallet.entity';
 import { InsertionVoid } from './insertion-void.entity';
@@ -13,7 +14,7 @@ import { WalletRepository } from './wallet.repository';
 import { WalletService } from './wallet.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Wallet, LedgerEntry, Insertion, DeveloperEarning, InsertionVoid]), AuditModule],
+  imports: [TypeOrmModule.forFeature([Wallet, LedgerEntry, Insertion, DeveloperEarning, InsertionVoid]), AuditModule, IdempotencyModule],
   controllers: [WalletController],
   providers: [WalletRepository, WalletService, AdminCreditsService, OpenWalletOnPlayerLinked],
   exports: [WalletService],
