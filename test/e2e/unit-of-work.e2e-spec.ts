@@ -221,6 +221,50 @@ describe('UnitOfWork', () => {
       });
       expect(received).toEqual(['committed']);
     });
+
+    it('runs in-transaction event handlers on the publisher\'s transaction: both writes commit, or neither', async () => {
+      const events = new DomainEvents(uow);
+      events.onInTransaction('player.linked', async ({ playerId }) => {
+        await uow.query('UPDATE uow_probe SET n = n + 1 WHERE id = $1', [Number(playerId)]);
+      });
+
+      await expect(
+        uow.run(async () => {
+          await uow.query('UPDATE uow_probe SET n = n + 10 WHERE id = 1');
+          await events.publishInTransaction('player.linked', { accountId: 'a', playerId: '2' });
+          expect((await uow.query('SELECT n FROM uow_probe WHERE id = 2'))[0]).toEqual({ n: 1 });
+          throw new Error('refused after publishing');
+        }),
+      ).rejects.toThrow('refused after publishing');
+      expect(await counts()).toEqual([{ id: 1, n: 0 }, { id: 2, n: 0 }]);
+
+      await uow.run(async () => {
+        await uow.query('UPDATE uow_probe SET n = n + 10 WHERE id = 1');
+        await events.publishInTransaction('player.linked', { accountId: 'a', playerId: '2' });
+      });
+      expect(await counts()).toEqual([{ id: 1, n: 10 }, { id: 2, n: 1 }]);
+    });
+
+    it('rolls the publisher back when an in-transaction handler throws, and refuses an event nobody handles', async () => {
+      const events = new DomainEvents(uow);
+      await expect(
+        uow.run(async () => {
+          await uow.query('UPDATE uow_probe SET n = n + 10 WHERE id = 1');
+          await events.publishInTransaction('player.linked', { accountId: 'a', playerId: '2' });
+        }),
+      ).rejects.toThrow("No handler for the in-transaction event 'player.linked'");
+      events.onInTransaction('player.linked', async () => {
+        throw new Error('handler refused');
+      });
+      await expect(
+        uow.run(async () => {
+          await uow.query('UPDATE uow_probe SET n = n + 10 WHERE id = 1');
+          await events.publishInTransaction('player.linked', { accountId: 'a', playerId: '2' });
+        }),
+      ).rejects.toThrow('handler refused');
+      await expect(events.publishInTransaction('player.linked', { accountId: 'a', playerId: '2' })).rejects.toThrow('must run inside UnitOfWork.run()');
+      expect(await counts()).toEqual([{ id: 1, n: 0 }, { id: 2, n: 0 }]);
+    });
   });
 
   describe('broken connections', () => {
