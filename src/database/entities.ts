@@ -7,7 +7,7 @@ import { GameVersion } from '../modules/developer-portal/game-version.entity';
 import { Game } from '../modules/developer-portal/game.entity';
 import { IdempotencyKey } from '../modules/idempotency/idempotency-key.entity';
 import { Account } from '../modules/identity/account.entity';
-import { AppSetting } from '../modules/identity/app-setting.entity';
+import { AppSetting } from './app-setting.entity';
 import { EmailVerificationToken } from '../modules/identity/email-verification-token.entity';
 import { LoginSession } from '../modules/identity/login-session.entity';
 import { Player } from '../modules/identity/player.entity';

@@ -3,7 +3,6 @@ import { AuditModule } from '../audit';
 import { RateLimitsModule } from '../rate-limits';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Account } from './account.entity';
-import { AppSetting } from './app-setting.entity';
 import { EmailVerificationToken } from './email-verification-token.entity';
 import { LoginSession } from './login-session.entity';
 import { Player } from './player.entity';
@@ -30,7 +29,7 @@ import { UserModerationService } from './user-moderation.service';
  * services import it.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([Account, AppSetting, EmailVerificationToken, LoginSession, Player]), RateLimitsModule, AuditModule],
+  imports: [TypeOrmModule.forFeature([Account, EmailVerificationToken, LoginSession, Player]), RateLimitsModule, AuditModule],
   controllers: [AuthController, MeController],
   providers: [
     AccountRepository,
