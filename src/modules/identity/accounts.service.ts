@@ -209,7 +209,7 @@ export class AccountsService {
 
   /** Follows a verification link: the account's e-mail becomes verified. */
   async verifyWithToken(token: string): Promise<UserView> {
-    return this.user(await this.verification.verify(token));
+    return this.uow.run(async () => this.user(await this.verification.verify(token)));
   }
 
   /** Admin action: marks an account's e-mail verified; audited when it was not verified yet. */

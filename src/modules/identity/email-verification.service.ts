@@ -52,14 +52,16 @@ export class EmailVerificationService {
     return this.tokens.purgeBatch(now, limit);
   }
 
-  /** Verifies the token's account; an unknown, used or expired token is 400 INVALID_REQUEST. */
+  /**
+   * Verifies the token's account, inside the caller's transaction (the use case opens it:
+   * AccountsService.verifyWithToken); an unknown, used or expired token is 400 INVALID_REQUEST.
+   */
   async verify(token: string): Promise<string> {
+    this.uow.requireTransaction();
     if (!TOKEN.test(token)) throw new InvalidVerificationTokenError();
-    return this.uow.run(async () => {
-      const accountId = await this.tokens.use(hashToken(token));
-      if (!accountId) throw new InvalidVerificationTokenError();
-      await this.accounts.markVerified(accountId);
-      return accountId;
-    });
+    const accountId = await this.tokens.use(hashToken(token));
+    if (!accountId) throw new InvalidVerificationTokenError();
+    await this.accounts.markVerified(accountId);
+    return accountId;
   }
 }
