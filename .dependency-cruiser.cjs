@@ -1,6 +1,7 @@
 /**
  * Module boundaries (docs/architecture.md), checked by `npm run lint`:
  * - a module (src/modules/<m>/) is used from outside only through its entry file, index.ts;
+ * - the framework layers (config, errors, http, database, web/layout) import no module;
  * - no import cycles (between files, hence between modules: see no-circular);
  * - domain rules (*.rules.ts) are plain TypeScript: no framework, no database.
  * @type {import('dependency-cruiser').IConfiguration}
@@ -21,6 +22,14 @@ module.exports = {
         "Code outside src/modules (app, web, ops) uses a module through its entry file. The one exception: src/database/entities.ts lists every module's entities for TypeORM's DataSource.",
       from: { path: '^src/', pathNot: ['^src/modules/', '^src/database/entities\\.ts$'] },
       to: { path: '^src/modules/[^/]+/', pathNot: '^src/modules/[^/]+/index\\.ts$' },
+    },
+    {
+      name: 'framework-layers-know-no-module',
+      severity: 'error',
+      comment:
+        'src/config*, src/errors, src/http, src/database and src/web/layout sit below the modules: every module may use them, so they import no module (entities.ts excepted, see above).',
+      from: { path: '^src/(config|errors/|http/|database/|web/layout/)', pathNot: '^src/database/entities\\.ts$' },
+      to: { path: '^src/modules/' },
     },
     {
       name: 'rules-import-rules-only',
