@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
 import { CatalogueController } from './catalogue.controller';
-import { CatalogueRepository } from './catalogue.repository';
+import { CatalogueQuery } from './catalogue.query';
 import { CatalogueService } from './catalogue.service';
 
 /** The public catalogue of published games. */
-@Module({ controllers: [CatalogueController], providers: [CatalogueRepository, CatalogueService] })
+@Module({ controllers: [CatalogueController], providers: [CatalogueQuery, CatalogueService] })
 export class CatalogueModule {}

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { NotFoundError } from '../../errors/app-error';
 import { decodeCursor, pageOf } from '../../http/keyset-cursor';
-import { CatalogueRepository } from './catalogue.repository';
+import { CatalogueQuery } from './catalogue.query';
 
 export interface CatalogueGame {
   slug: string;
@@ -29,7 +29,7 @@ export const HIDDEN = '???';
 /** The public catalogue (CONTRACT §5): published games, and one game with its achievements. */
 @Injectable()
 export class CatalogueService {
-  constructor(private readonly catalogue: CatalogueRepository) {}
+  constructor(private readonly catalogue: CatalogueQuery) {}
 
   async list(limit: number, cursor: string | undefined): Promise<{ games: CatalogueGame[]; nextCursor: string | null }> {
     const after = cursor === undefined ? undefined : decodeCursor(cursor, ['timestamp', 'uuid'] as const);

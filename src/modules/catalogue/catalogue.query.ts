@@ -20,11 +20,13 @@ export interface PublicAchievementRow {
 }
 
 /**
- * Read side of the public catalogue: published games only. Every read here tolerates replication
+ * Read side of the public catalogue, a cross-context query (docs/architecture.md): catalogue owns
+ * no table and reads developer-portal's games and achievements and achievements' unlocks, never
+ * writing them. Published games only. Every read here tolerates replication
  * lag (a read replica when DATABASE_READ_URLS is set; docs/database.md).
  */
 @Injectable()
-export class CatalogueRepository {
+export class CatalogueQuery {
   constructor(private readonly uow: UnitOfWork) {}
 
   /** Newest first by first publication, served by games_catalogue_idx; `after` is the last row of the previous page. */
