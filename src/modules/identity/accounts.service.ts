@@ -182,8 +182,10 @@ export class AccountsService {
 
   /** Links a player profile and wallet; `created` is false when the account already had one. */
   async linkPlayer(accountId: string, displayName: string): Promise<{ created: boolean; me: MeView }> {
-    const created = await this.uow.run(() => this.linkInTransaction(accountId, displayName));
-    return { created, me: await this.me(accountId) };
+    return this.uow.run(async () => {
+      const created = await this.linkInTransaction(accountId, displayName);
+      return { created, me: await this.me(accountId) };
+    });
   }
 
   /**

@@ -70,8 +70,8 @@ export class PurchasesService {
     }
     const walletId = player.walletId;
     const request = { caller: `account:${player.accountId}` as const, key: body.idempotencyKey, fingerprint: this.idempotency.fingerprint('purchase', '', body) };
-    const result = await this.uow.run(() =>
-      this.idempotency.execute(request, 201, async () => {
+    return this.uow.run(async () => {
+      const result = await this.idempotency.execute(request, 201, async () => {
         await this.wallets.assertNotFrozen(walletId);
         const purchaseId = randomUUID();
         const checkout = await this.provider.createCheckout({ purchaseId, coins: pack.coins, priceMills: pack.priceMills });
@@ -87,10 +87,10 @@ export class PurchasesService {
           checkoutRef: checkout.ref,
         });
         return { purchaseId, replayed: false };
-      }),
-    );
-    const purchase = await this.purchases.byId(result.body.purchaseId);
-    return { statusCode: result.statusCode, purchase: purchaseView(purchase!) };
+      });
+      const purchase = await this.purchases.byId(result.body.purchaseId);
+      return { statusCode: result.statusCode, purchase: purchaseView(purchase!) };
+    });
   }
 
   async list(accountId: string): Promise<{ purchases: PurchaseView[] }> {
