@@ -40,6 +40,6 @@ import { GamesService } from './games.service';
     ApiKeysService,
     ApiKeyAuthenticator,
   ],
-  exports: [GamesService, DevelopersService, AchievementDefinitionsService, ApiKeysService, ApiKeyAuthenticator],
+  exports: [GamesService, DevelopersService, AchievementDefinitionsService],
 })
 export class DeveloperPortalModule {}

@@ -48,6 +48,6 @@ import { UserModerationService } from './user-moderation.service';
     // The global AuthGuard finds cookie authentication under this framework-level token (src/http/account-auth.ts).
     { provide: AccountAuthenticator, useExisting: CookieAuthenticator },
   ],
-  exports: [MailService, LoginSessionService, EmailVerificationService, AccountsService, PlayersService, UserModerationService, CookieAuthenticator],
+  exports: [LoginSessionService, EmailVerificationService, AccountsService, PlayersService, UserModerationService],
 })
 export class IdentityModule {}
