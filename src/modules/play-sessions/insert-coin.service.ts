@@ -2,10 +2,10 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../../database/unit-of-work';
 import type { PlayerContext } from '../../http/account-auth';
-import { IdempotencyService, UnkeptAnswer } from '../idempotency/idempotency.service';
-import { RateLimiter } from '../rate-limits/rate-limiter.service';
-import { WalletFrozenError } from '../wallet/wallet.errors';
-import { WalletService } from '../wallet/wallet.service';
+import { IdempotencyService, UnkeptAnswer } from '../idempotency';
+import { RateLimiter } from '../rate-limits';
+import { WalletFrozenError } from '../wallet';
+import { WalletService } from '../wallet';
 import { PlaySessionRecord, PlaySessionsService } from './play-sessions.service';
 
 export interface InsertCoinAnswer {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DomainEvents } from '../../database/domain-events';
 import { NotFoundError } from '../../errors/app-error';
-import { GamesService } from '../developer-portal/games.service';
+import { GamesService } from '../developer-portal';
 import { weekStartOf } from './leaderboard.rules';
 import { BoardRow, ScoringRepository } from './scoring.repository';
 
