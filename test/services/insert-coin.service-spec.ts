@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { RateLimitedError } from '../../src/errors/app-error';
 import { checkInvariants } from '../../src/ops/invariants';
-import type { PlayerContext } from '../../src/modules/identity/auth-context';
+import type { PlayerContext } from '../../src/http/account-auth';
 import { IdempotencyKeyConflictError } from '../../src/modules/idempotency/idempotency.errors';
 import { InsertCoinService } from '../../src/modules/play-sessions/insert-coin.service';
 import { InsufficientCoinsError } from '../../src/modules/wallet/wallet.errors';

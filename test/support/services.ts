@@ -10,7 +10,7 @@ import type { AuditActor } from '../../src/modules/audit/audit.rules';
 import { DevelopersService } from '../../src/modules/developer-portal/developers.service';
 import { GamesService } from '../../src/modules/developer-portal/games.service';
 import { AccountsService } from '../../src/modules/identity/accounts.service';
-import { isPlayer, PlayerContext } from '../../src/modules/identity/auth-context';
+import { isPlayer, PlayerContext } from '../../src/http/account-auth';
 import { LoginSessionService } from '../../src/modules/identity/login-session.service';
 import { PlaySessionsService } from '../../src/modules/play-sessions/play-sessions.service';
 import { AdminCreditsService } from '../../src/modules/wallet/admin-credits.service';
