@@ -99,5 +99,8 @@ describe('screenshots of every page (docs/screenshots)', () => {
       await page.getByRole('button', { name: 'Copy key' }).waitFor();
     });
     await shoot(developerContext, 'developer-earnings', '/developer/earnings');
+
+    const adminContext = await contextFor({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
+    await shoot(adminContext, 'admin', '/admin');
   });
 });
