@@ -1,6 +1,4 @@
-import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
-import { Body, Controller, Get, HttpCode, Module, Post, RequestMethod, Type } from '@nestjs/common';
-import { ModulesContainer } from '@nestjs/core';
+import { Body, Controller, Get, HttpCode, Module, Post } from '@nestjs/common';
 import { AUTH_KIND, IS_PUBLIC } from '../../src/http/public.decorator';
 import { ApiKeyAuth, CurrentApiKey } from '../../src/modules/developer-portal/api-key.decorators';
 import {
@@ -17,6 +15,7 @@ import { Public } from '../../src/http/public.decorator';
 import { createTestApp, TestApp } from '../support/app';
 import { AuthProbeModule } from '../support/auth-probe';
 import { createWorldApp, signUpPlayer } from '../support/factories';
+import { registeredRoutes } from '../support/routes';
 
 interface Route {
   method: string;
@@ -53,42 +52,16 @@ class UnmarkedModule {}
 
 const TEST_CONTROLLERS = new Set(['UnmarkedController', 'AuthProbeController']);
 
-function joinPath(...parts: string[]): string {
-  return ('/' + parts.map((p) => p.replace(/^\/+|\/+$/g, '')).filter(Boolean).join('/')).replace(/\/+/g, '/');
-}
-
 /** Every route of every controller Nest registered, with its auth metadata (handler first, then class). */
 function routesOf(t: TestApp): Route[] {
-  const routes: Route[] = [];
-  for (const module of t.app.nest.get(ModulesContainer).values()) {
-    for (const wrapper of module.controllers.values()) {
-      const controller = wrapper.metatype as Type | null;
-      if (!controller) continue;
-      const base: string | string[] = Reflect.getMetadata(PATH_METADATA, controller) ?? '';
-      const prototype = controller.prototype as Record<string, unknown>;
-      for (const name of Object.getOwnPropertyNames(prototype)) {
-        const handler = prototype[name];
-        if (name === 'constructor' || typeof handler !== 'function') continue;
-        const path: string | string[] | undefined = Reflect.getMetadata(PATH_METADATA, handler);
-        const method: RequestMethod | undefined = Reflect.getMetadata(METHOD_METADATA, handler);
-        if (path === undefined || method === undefined) continue;
-        const read = <T>(key: string): T | undefined => Reflect.getMetadata(key, handler) ?? Reflect.getMetadata(key, controller);
-        for (const b of [base].flat()) {
-          for (const p of [path].flat()) {
-            routes.push({
-              method: RequestMethod[method],
-              path: joinPath(b, p),
-              controller: controller.name,
-              handler: name,
-              public: read<boolean>(IS_PUBLIC) === true,
-              authKind: read<{ kind: string }>(AUTH_KIND)?.kind,
-            });
-          }
-        }
-      }
-    }
-  }
-  return routes;
+  return registeredRoutes(t).map((route) => ({
+    method: route.method,
+    path: route.routePath,
+    controller: route.controller,
+    handler: route.handler,
+    public: route.metadata<boolean>(IS_PUBLIC) === true,
+    authKind: route.metadata<{ kind: string }>(AUTH_KIND)?.kind,
+  }));
 }
 
 /** Path parameters filled with a valid-looking id, so routing and validation are not what answers. */

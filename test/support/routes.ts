@@ -9,10 +9,14 @@ export interface RegisteredRoute {
   method: string;
   /** In OpenAPI's spelling: `/api/games/{slug}`. */
   path: string;
+  /** In Nest's (Express's) spelling: `/api/games/:slug`. */
+  routePath: string;
   controller: string;
   handler: string;
   /** The handler takes a `@Body()`. */
   readsBody: boolean;
+  /** A decorator's metadata on the route: the handler's, else the controller's. */
+  metadata<T>(key: string): T | undefined;
 }
 
 function joinPath(...parts: string[]): string {
@@ -39,14 +43,18 @@ export function registeredRoutes(t: TestApp): RegisteredRoute[] {
         if (path === undefined || method === undefined) continue;
         const args: Record<string, unknown> = Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, name) ?? {};
         const readsBody = Object.keys(args).some((key) => key.split(':')[0] === String(RouteParamtypes.BODY));
+        const metadata = <T>(key: string): T | undefined => Reflect.getMetadata(key, handler) ?? Reflect.getMetadata(key, controller);
         for (const b of [base].flat()) {
           for (const p of [path].flat()) {
+            const routePath = joinPath(b, p);
             routes.push({
               method: RequestMethod[method],
-              path: joinPath(b, p).replace(/:([A-Za-z0-9_]+)/g, '{$1}'),
+              path: routePath.replace(/:([A-Za-z0-9_]+)/g, '{$1}'),
+              routePath,
               controller: controller.name,
               handler: name,
               readsBody,
+              metadata,
             });
           }
         }
