@@ -64,6 +64,23 @@ describe('MemoryRateLimitStorage: sliding windows', () => {
     expect((await storage.hit([window])).allowed).toBe(true);
   });
 
+  it("counts a busy key's window exactly while its oldest hits expire a few at a time (and a release after a cut)", async () => {
+    // 3 hits every 10 ms for 2 s: 600 hits, a window of 1 s holds the last 300 of them.
+    const busy: WindowHit = { key: 'busy', limit: 10_000, ttl: 1_000 };
+    const receipts = [];
+    for (let i = 0; i < 200; i++) {
+      for (let j = 0; j < 3; j++) receipts.push((await storage.hit([busy])).receipt);
+      now += 10;
+    }
+    // now = start + 2,000 ms: hits at start + 1,000 and before have left; 99 ticks of 3 remain.
+    expect((await storage.hit([busy])).totalHits).toBe(99 * 3 + 1);
+    await storage.release(receipts[receipts.length - 1]);
+    await storage.release(receipts[0]); // expired long ago: nothing to take back
+    expect((await storage.hit([busy])).totalHits).toBe(99 * 3 + 1);
+    const full: WindowHit = { key: 'busy', limit: 99 * 3 + 1, ttl: 1_000 };
+    expect(await storage.hit([full])).toMatchObject({ allowed: false, retryAfterMs: 10 });
+  });
+
   it('answers the throttler guard through ThrottlerStorage.increment, in whole seconds', async () => {
     expect(await storage.increment('tracker', 60_000, 2, 60_000, 'signup')).toEqual({ totalHits: 1, timeToExpire: 60, isBlocked: false, timeToBlockExpire: 0 });
     await storage.increment('tracker', 60_000, 2, 60_000, 'signup');

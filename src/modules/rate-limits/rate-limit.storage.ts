@@ -66,9 +66,36 @@ abstract class SlidingWindowStorage {
 
 const REFUSED: HitReceipt = Object.freeze({ keys: Object.freeze([]), member: '' });
 
-/** One process: a list of hit times per window. Node runs `hit` to completion, so it is atomic. */
+/** Skips the hits at or before `cutoff`; drops them from the arrays once they are half of them. */
+function expire(window: MemoryWindow, cutoff: number): void {
+  const at = window.at;
+  let start = window.start;
+  while (start < at.length && at[start] <= cutoff) start++;
+  if (start > 0 && start * 2 >= at.length) {
+    at.splice(0, start);
+    window.members.splice(0, start);
+    start = 0;
+  }
+  window.start = start;
+}
+
+/**
+ * One window of the in-process storage: the times of its hits, oldest first, in a plain number
+ * array (no object per hit: a window of a busy key holds tens of thousands of hits, which as
+ * objects filled the old generation and slowed every request's garbage collection), with the hit
+ * ids beside them for release(). Expired hits are skipped by moving `start`, and cut off only once
+ * they are half the array: one hit costs O(1), not a shift of the whole array.
+ */
+interface MemoryWindow {
+  ttl: number;
+  at: number[];
+  members: number[];
+  start: number;
+}
+
+/** One process: the hit times of each window. Node runs `hit` to completion, so it is atomic. */
 export class MemoryRateLimitStorage extends SlidingWindowStorage implements RateLimitStorage {
-  private readonly windows = new Map<string, { ttl: number; hits: { at: number; member: string }[] }>();
+  private readonly windows = new Map<string, MemoryWindow>();
   private readonly sweeper: NodeJS.Timeout;
   private sequence = 0;
 
@@ -81,31 +108,38 @@ export class MemoryRateLimitStorage extends SlidingWindowStorage implements Rate
   async hit(windows: readonly WindowHit[]): Promise<HitOutcome> {
     const now = this.clock.now();
     let retryAfterMs = 0;
-    const lists = windows.map(({ key, limit, ttl }) => {
+    let totalHits = 1;
+    const live: MemoryWindow[] = [];
+    for (const [index, { key, limit, ttl }] of windows.entries()) {
       let window = this.windows.get(key);
       if (!window) {
-        window = { ttl, hits: [] };
+        window = { ttl, at: [], members: [], start: 0 };
         this.windows.set(key, window);
       }
-      const hits = window.hits;
-      let expired = 0;
-      while (expired < hits.length && hits[expired].at <= now - ttl) expired++;
-      if (expired) hits.splice(0, expired);
-      if (hits.length >= limit) retryAfterMs = Math.max(retryAfterMs, hits[hits.length - limit].at + ttl - now);
-      return hits;
-    });
-    const totalHits = (lists[0]?.length ?? 0) + 1;
+      expire(window, now - ttl);
+      const count = window.at.length - window.start;
+      if (index === 0) totalHits = count + 1;
+      if (count >= limit) retryAfterMs = Math.max(retryAfterMs, window.at[window.at.length - limit] + ttl - now);
+      live.push(window);
+    }
     if (retryAfterMs > 0) return { allowed: false, retryAfterMs, totalHits, receipt: REFUSED };
-    const member = String(++this.sequence);
-    for (const hits of lists) hits.push({ at: now, member });
-    return { allowed: true, retryAfterMs: 0, totalHits, receipt: { keys: windows.map((w) => w.key), member } };
+    const member = ++this.sequence;
+    for (const window of live) {
+      window.at.push(now);
+      window.members.push(member);
+    }
+    return { allowed: true, retryAfterMs: 0, totalHits, receipt: { keys: windows.map((w) => w.key), member: String(member) } };
   }
 
   async release(receipt: HitReceipt): Promise<void> {
+    const member = Number(receipt.member);
     for (const key of receipt.keys) {
-      const hits = this.windows.get(key)?.hits;
-      const index = hits?.findIndex((h) => h.member === receipt.member) ?? -1;
-      if (index >= 0) hits!.splice(index, 1);
+      const window = this.windows.get(key);
+      const index = window ? window.members.lastIndexOf(member) : -1;
+      if (window && index >= window.start) {
+        window.at.splice(index, 1);
+        window.members.splice(index, 1);
+      }
     }
   }
 
@@ -120,8 +154,8 @@ export class MemoryRateLimitStorage extends SlidingWindowStorage implements Rate
   private sweep(): void {
     const now = this.clock.now();
     for (const [key, window] of this.windows) {
-      const last = window.hits[window.hits.length - 1];
-      if (last === undefined || last.at <= now - window.ttl) this.windows.delete(key);
+      const last = window.at[window.at.length - 1];
+      if (last === undefined || last <= now - window.ttl) this.windows.delete(key);
     }
   }
 
