@@ -10,10 +10,11 @@ import { settle, writeHistory } from './bulk';
 import { Caller, freshKey } from './client';
 import { openBenchDatabase } from './database';
 import { LoadOptions, Measurement, runLoad } from './load';
+import { cycle, heartbeatRequests, insertCoinRequests } from './requests';
 import { Report, Row, textTable, writeReport } from './report';
 import { countQueries } from './queries';
-import { ADMIN, credit, Game, insertOneCoinEach, openSessions, PlaySession, publishGame, saveInitials, seedPagesWorld, seedPlayers, seedWorld, signUpVerified } from './seed';
-import { BenchService, productionNodeFlags, startBenchService } from './service';
+import { credit, Game, insertOneCoinEach, openSessions, PlaySession, publishGame, saveInitials, seedPagesWorld, seedPlayers, seedWorld, signUpVerified } from './seed';
+import { BenchService, benchServiceEnv, productionNodeFlags, startBenchService } from './service';
 import { INSERT_COIN_STATEMENTS, prepareBaseline, runSqlBaseline } from './sql-baseline';
 
 /** Sizes of one run. `--quick` keeps it under two minutes; the full run is what docs/performance.md quotes. */
@@ -57,20 +58,6 @@ const ALLOC_PROFILE_DIR = resolve(tmpdir(), 'arcade-bench-alloc');
 const started = Date.now();
 function log(line: string): void {
   process.stderr.write(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}\n`);
-}
-
-/** Round-robin over a list. */
-function cycle<T>(items: readonly T[]): () => T {
-  let i = 0;
-  return () => items[i++ % items.length];
-}
-
-function insertCoinRequests(sessions: PlaySession[]): LoadOptions['next'] {
-  const next = cycle(sessions);
-  return () => {
-    const s = next();
-    return { method: 'POST', path: `/api/play/sessions/${s.sessionId}/insert-coin`, headers: { cookie: s.cookie }, body: JSON.stringify({ idempotencyKey: freshKey('ic') }) };
-  };
 }
 
 /** Two measurements of one scenario as one: totals, the mean p50, the worst p99 and RSS. */
@@ -121,16 +108,7 @@ async function main(): Promise<void> {
   // An idle connection dropped when the server stops must not crash the run.
   pool.on('error', () => undefined);
   try {
-    const env = {
-      DATABASE_URL: db.url,
-      ADMIN_EMAIL: ADMIN.email,
-      ADMIN_PASSWORD: ADMIN.password,
-      // Developer endpoints are limited per key (configurable); the bench measures the path, not the limit.
-      RATE_LIMIT_DEVELOPER_PER_KEY: '100000000/60',
-      // Seeding signs every player up from this one address.
-      RATE_LIMIT_SIGNUP_PER_ADDRESS: '100000000/3600',
-      RATE_LIMIT_SIGNUP_GLOBAL: '100000000/60',
-    };
+    const env = benchServiceEnv(db.url);
     service = await startBenchService(env);
     const url = service.url;
     log(`seeding through service pid ${service.pid} at ${url}`);
@@ -226,17 +204,17 @@ async function main(): Promise<void> {
     // ---- warm-up, not measured: a fresh process runs its first requests through V8's interpreter
     // and grows its young generation; insert-coin measured first would pay for all of it (its first
     // 5 s on a fresh process ran at 60-75% of the throughput of the next 5 s). Each path serves a
-    // few thousand requests first, as it would in a service that has been up for a minute.
+    // few thousand requests first, as it would in a service that has been up for a minute. The
+    // pages are warmed up and measured last: once a process has rendered pages, its API paths
+    // cost it 3-7% more CPU (docs/performance.md, "Pages and the API in one process"), and the
+    // API rows would no longer compare with runs from before there were pages.
     const warmSeconds = p.mode === 'quick' ? 1 : 3;
-    const heartbeatNext = cycle(coinSessions);
     const warmups: [string, LoadOptions['next']][] = [
       ['GET /health/live', () => ({ method: 'GET', path: '/health/live' })],
       ['POST insert-coin', insertCoinRequests(coinSessions)],
-      ['POST heartbeat', () => { const s = heartbeatNext(); return { method: 'POST', path: `/api/play/sessions/${s.sessionId}/heartbeat`, headers: { cookie: s.cookie } }; }],
+      ['POST heartbeat', heartbeatRequests(coinSessions)],
       ['GET leaderboard', () => ({ method: 'GET', path: `/api/games/${world.main.slug}/scores?period=${Math.random() < 0.5 ? 'all' : 'week'}` })],
       ['GET /api/v1/insertions/{id}', () => ({ method: 'GET', path: `/api/v1/insertions/${insertionIds[Math.floor(Math.random() * insertionIds.length)]}`, headers: { authorization: `Bearer ${world.liveKey}` } })],
-      ['GET /developer', () => ({ method: 'GET', path: '/developer', headers: { cookie: pagesWorld.developer.cookie } })],
-      ['GET /me', () => ({ method: 'GET', path: '/me', headers: { cookie: pagesWorld.player.cookie } })],
     ];
     for (const [, next] of warmups) await load(next, { duration: warmSeconds, warmupSeconds: 0 });
     log(`warmed up: ${warmups.map(([label]) => label).join(', ')} (${warmSeconds} s each, not measured)`);
@@ -255,9 +233,7 @@ async function main(): Promise<void> {
     // ---- scenarios
     // Compared with the money transaction alone (issue 20); its ratio to the full statement sequence is in the extras.
     await add({ id: 'insert-coin', label: 'POST insert-coin', section: 'scenario', baseline: 'sql-core' }, () => load(insertCoinRequests(coinSessions)));
-    const heartbeat = cycle(coinSessions);
-    await add({ id: 'heartbeat', label: 'POST heartbeat', section: 'scenario', baseline: 'health' }, () =>
-      load(() => { const s = heartbeat(); return { method: 'POST', path: `/api/play/sessions/${s.sessionId}/heartbeat`, headers: { cookie: s.cookie } }; }));
+    await add({ id: 'heartbeat', label: 'POST heartbeat', section: 'scenario', baseline: 'health' }, () => load(heartbeatRequests(coinSessions)));
     const scoreNext = cycle(scoreSessions);
     let scoreValue = 0;
     await add({ id: 'score', label: 'POST score (one per fresh insertion)', section: 'scenario', baseline: 'insert-coin', interleave: false, note: `${scoreSessions.length} requests, one per play session` }, () =>
@@ -270,13 +246,6 @@ async function main(): Promise<void> {
     const verifyNext = cycle(insertionIds);
     await add({ id: 'verify', label: 'GET /api/v1/insertions/{id} (API key)', section: 'scenario', baseline: 'health' }, () =>
       load(() => ({ method: 'GET', path: `/api/v1/insertions/${verifyNext()}`, headers: { authorization: `Bearer ${world.liveKey}` } })));
-
-    // ---- pages (issue 17: answered in under 50 ms p95 with a developer of 20 games; p99 is the
-    // stricter figure autocannon gives). A page is a person's request, not a flood: measured with
-    // two requests in flight (one per core), the answer time a visitor sees on a busy service.
-    const pageLoad = (path: string, cookie: string) => () => load(() => ({ method: 'GET', path, headers: { cookie } }), { connections: 2 });
-    await add({ id: 'page-developer', label: 'GET /developer (HTML, 20 games; 2 in flight)', section: 'pages', baseline: 'health' }, pageLoad('/developer', pagesWorld.developer.cookie));
-    await add({ id: 'page-me', label: 'GET /me (HTML, 50 of 61 wallet entries, 10 achievements; 2 in flight)', section: 'pages', baseline: 'health' }, pageLoad('/me', pagesWorld.player.cookie));
 
     // ---- growth
     const entries = (n: number) => n.toLocaleString('en-US');
@@ -312,6 +281,19 @@ async function main(): Promise<void> {
       await add({ id: `board-large-${period}`, label: `leaderboard ${period}, ${entries(growth.large.scores)} scores`, section: 'board growth', baseline: `board-small-${period}` }, async () => merge(large[0], large[1]));
     }
     await add({ id: 'health-end', label: 'GET /health/live at the end (drift)', section: 'baseline' }, get('/health/live'));
+
+    // ---- pages (issue 17: answered in under 50 ms p95 with a developer of 20 games; p99 is the
+    // stricter figure autocannon gives). A page is a person's request, not a flood: measured with
+    // two requests in flight (one per core), the answer time a visitor sees on a busy service.
+    const pageLoad = (path: string, cookie: string) => () => load(() => ({ method: 'GET', path, headers: { cookie } }), { connections: 2 });
+    if (wanted('page-developer') || wanted('page-me')) {
+      for (const [path, cookie] of [['/developer', pagesWorld.developer.cookie], ['/me', pagesWorld.player.cookie]] as const) {
+        await load(() => ({ method: 'GET', path, headers: { cookie } }), { duration: warmSeconds, warmupSeconds: 0 });
+      }
+      log(`warmed up: GET /developer, GET /me (${warmSeconds} s each, not measured)`);
+    }
+    await add({ id: 'page-developer', label: 'GET /developer (HTML, 20 games; 2 in flight)', section: 'pages', baseline: 'health' }, pageLoad('/developer', pagesWorld.developer.cookie));
+    await add({ id: 'page-me', label: 'GET /me (HTML, 50 of 61 wallet entries, 10 achievements; 2 in flight)', section: 'pages', baseline: 'health' }, pageLoad('/me', pagesWorld.player.cookie));
 
     // ---- targets (ratios within this run)
     const row = (id: string) => report.rows.find((r) => r.id === id);

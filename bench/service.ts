@@ -2,6 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { freePort } from '../src/database/embedded-postgres';
+import { ADMIN } from './seed';
 
 export const MAIN = resolve(__dirname, '../src/main.js');
 /** Bench-only preload (bench/heap-probe.ts): counts heap allocation between two SIGWINCH. */
@@ -60,11 +61,31 @@ export function cpuSecondsOf(pid: number): number {
   }
 }
 
-/** The built service as a real child process in production mode, as it runs in a deployment. */
-export async function startBenchService(env: Record<string, string>, nodeArgs: string[] = []): Promise<BenchService> {
+/** What the bench's service runs with besides production's defaults (see startBenchService). */
+export function benchServiceEnv(databaseUrl: string): Record<string, string> {
+  return {
+    DATABASE_URL: databaseUrl,
+    ADMIN_EMAIL: ADMIN.email,
+    ADMIN_PASSWORD: ADMIN.password,
+    // Developer endpoints are limited per key (configurable); the bench measures the path, not the limit.
+    RATE_LIMIT_DEVELOPER_PER_KEY: '100000000/60',
+    // Seeding signs every player up from this one address.
+    RATE_LIMIT_SIGNUP_PER_ADDRESS: '100000000/3600',
+    RATE_LIMIT_SIGNUP_GLOBAL: '100000000/60',
+  };
+}
+
+/**
+ * The built service as a real child process in production mode, as it runs in a deployment.
+ * `checkout`: the root of another checkout to run instead, built (`npm run build`) with its own
+ * node_modules (bench/compare.ts: two commits side by side).
+ */
+export async function startBenchService(env: Record<string, string>, nodeArgs: string[] = [], checkout?: string): Promise<BenchService> {
   const port = env.PORT ? Number(env.PORT) : await freePort();
   let out = '';
-  const child: ChildProcess = spawn(process.execPath, [...productionNodeFlags(), '--require', HEAP_PROBE, ...nodeArgs, MAIN], {
+  const main = checkout ? resolve(checkout, 'dist/src/main.js') : MAIN;
+  const child: ChildProcess = spawn(process.execPath, [...productionNodeFlags(), '--require', HEAP_PROBE, ...nodeArgs, main], {
+    ...(checkout ? { cwd: checkout } : {}),
     env: {
       PATH: process.env.PATH ?? '',
       NODE_ENV: 'production',

@@ -1,0 +1,116 @@
+import { resolve } from 'node:path';
+import { Client } from 'pg';
+import { openBenchDatabase, withDatabase } from './database';
+import { LoadOptions, runLoad } from './load';
+import { cycle, heartbeatRequests, insertCoinRequests } from './requests';
+import type * as Seed from './seed';
+import { BenchService, benchServiceEnv, startBenchService } from './service';
+
+/**
+ * Two builds of the service side by side, for "is B slower than A?" when the answer is a few
+ * percent: two full `npm run bench` runs minutes apart differ by 10-20% on this VM, more than the
+ * question. Each build runs on a database of its own (two commits may differ in schema), seeded
+ * through its own API by its own bench/seed.js; then both are loaded in turns, a few seconds
+ * each (A, B, then B, A, ...), so whatever the machine does meanwhile hits both alike. It reports
+ * the median of each build's CPU time per request and req/s over the rounds, and B ÷ A.
+ *
+ *   npm run build && node dist/bench/compare.js <checkout A> <checkout B> [--rounds=6] [--seconds=3] [--pages]
+ *
+ * A checkout is a repository root with `npm ci` and `npm run build` done (a second one: `git
+ * worktree add --detach ../before <commit>`). `--pages`: a build that has the page world also
+ * renders /developer and /me before the rounds (see docs/performance.md, "Pages and the API in one
+ * process"). Uses DATABASE_URL's server when set, else an embedded PostgreSQL.
+ */
+interface Build {
+  name: 'A' | 'B';
+  checkout: string;
+  service: BenchService;
+  scenarios: Record<Scenario, LoadOptions['next']>;
+}
+
+type Scenario = 'health' | 'heartbeat' | 'insert-coin' | 'board' | 'verify';
+const SCENARIOS: readonly Scenario[] = ['health', 'heartbeat', 'insert-coin', 'board', 'verify'];
+
+const log = (line: string) => process.stderr.write(`[compare] ${line}\n`);
+const arg = (name: string, fallback: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback);
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+async function prepare(name: Build['name'], checkout: string, databaseUrl: string, pages: boolean): Promise<Build> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- each build seeds through its own API version
+  const seed = require(resolve(checkout, 'dist/bench/seed.js')) as typeof Seed;
+  // Seeding hashes passwords; the rounds measure a fresh process, as `npm run bench` does.
+  const seeding = await startBenchService(benchServiceEnv(databaseUrl), [], checkout);
+  const world = await seed.seedWorld(seeding.url);
+  const players = await seed.seedPlayers(seeding.url, world.admin, `${name.toLowerCase()}-player`, 40, 100_000);
+  const sessions = await seed.openSessions(players, world.main, 3000);
+  const insertionIds = await seed.insertOneCoinEach(await seed.openSessions(players, world.main, 200), seeding.url);
+  const pageWorld = pages && typeof seed.seedPagesWorld === 'function' ? await seed.seedPagesWorld(seeding.url, world.admin) : undefined;
+  await seeding.stop();
+  const service = await startBenchService(benchServiceEnv(databaseUrl), [], checkout);
+  const scenarios: Build['scenarios'] = {
+    health: () => ({ method: 'GET', path: '/health/live' }),
+    heartbeat: heartbeatRequests(sessions),
+    'insert-coin': insertCoinRequests(sessions),
+    board: () => ({ method: 'GET', path: `/api/games/${world.main.slug}/scores?period=all` }),
+    verify: ((ids) => () => ({ method: 'GET' as const, path: `/api/v1/insertions/${ids()}`, headers: { authorization: `Bearer ${world.liveKey}` } }))(cycle(insertionIds)),
+  };
+  const warmups: LoadOptions['next'][] = Object.values(scenarios);
+  if (pageWorld) {
+    const pageCookies = cycle([pageWorld.developer.cookie, pageWorld.player.cookie]);
+    const paths = cycle(['/developer', '/me']);
+    warmups.push(() => ({ method: 'GET', path: paths(), headers: { cookie: pageCookies() } }));
+  }
+  for (const next of warmups) await runLoad({ url: service.url, connections: 10, duration: 3, next, rssMb: service.rssMb });
+  log(`${name}: ${checkout}, ${sessions.length} play sessions${pageWorld ? ', pages rendered' : ''}, pid ${service.pid}`);
+  return { name, checkout, service, scenarios };
+}
+
+async function main(): Promise<void> {
+  const [checkoutA, checkoutB] = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+  if (!checkoutA || !checkoutB) throw new Error('usage: node dist/bench/compare.js <checkout A> <checkout B> [--rounds=6] [--seconds=3] [--pages]');
+  const rounds = arg('rounds', 6);
+  const seconds = arg('seconds', 3);
+  const server = await openBenchDatabase(log);
+  const names = { A: `arcade_compare_a_${Date.now()}`, B: `arcade_compare_b_${Date.now()}` };
+  const admin = new Client({ connectionString: withDatabase(server.url, 'postgres') });
+  await admin.connect();
+  const builds: Build[] = [];
+  try {
+    for (const name of ['A', 'B'] as const) {
+      await admin.query(`CREATE DATABASE ${names[name]}`);
+      builds.push(await prepare(name, resolve(name === 'A' ? checkoutA : checkoutB), withDatabase(server.url, names[name]), process.argv.includes('--pages')));
+    }
+    const results = new Map<string, { cpu: number; rps: number; errors: number }[]>();
+    for (let round = 0; round < rounds; round++) {
+      const order = round % 2 === 0 ? builds : [...builds].reverse();
+      for (const scenario of SCENARIOS) {
+        for (const build of order) {
+          const m = await runLoad({ url: build.service.url, connections: 10, duration: seconds, next: build.scenarios[scenario], rssMb: build.service.rssMb, cpuSeconds: build.service.cpuSeconds });
+          const key = `${scenario} ${build.name}`;
+          results.set(key, [...(results.get(key) ?? []), { cpu: m.cpuMsPerRequest ?? NaN, rps: m.rps, errors: m.errors }]);
+        }
+      }
+      log(`round ${round + 1} of ${rounds}`);
+    }
+    const lines = ['scenario      CPU ms/req A   B      B/A    req/s A   B      B/A    errors A/B'];
+    for (const scenario of SCENARIOS) {
+      const [a, b] = [results.get(`${scenario} A`)!, results.get(`${scenario} B`)!];
+      const [cpuA, cpuB, rpsA, rpsB] = [median(a.map((r) => r.cpu)), median(b.map((r) => r.cpu)), median(a.map((r) => r.rps)), median(b.map((r) => r.rps))];
+      const errors = `${a.reduce((n, r) => n + r.errors, 0)}/${b.reduce((n, r) => n + r.errors, 0)}`;
+      lines.push(
+        `${scenario.padEnd(13)} ${cpuA.toFixed(3).padStart(6)} ${cpuB.toFixed(3).padStart(6)} ${(cpuB / cpuA).toFixed(3).padStart(6)}   ${rpsA.toFixed(0).padStart(6)} ${rpsB.toFixed(0).padStart(6)} ${(rpsB / rpsA).toFixed(3).padStart(6)}   ${errors}`,
+      );
+    }
+    process.stdout.write(`${lines.join('\n')}\n(median of ${rounds} rounds of ${seconds} s each, 10 connections; CPU: the service process's user + system time)\n`);
+  } finally {
+    for (const build of builds) await build.service.stop();
+    for (const name of Object.values(names)) await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.end();
+    await server.dispose();
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});
