@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { Client } from 'pg';
 import { openBenchDatabase, withDatabase } from './database';
 import { LoadOptions, runLoad } from './load';
-import { cycle, heartbeatRequests, insertCoinRequests } from './requests';
+import { heartbeatRequests, insertCoinRequests, pageRequests, verifyRequests } from './requests';
 import type * as Seed from './seed';
 import { BenchService, benchServiceEnv, startBenchService } from './service';
 
@@ -23,9 +23,10 @@ import { BenchService, benchServiceEnv, startBenchService } from './service';
  */
 interface Build {
   name: 'A' | 'B';
-  checkout: string;
   service: BenchService;
   scenarios: Record<Scenario, LoadOptions['next']>;
+  /** What each round measured, per scenario. */
+  samples: Record<Scenario, { cpu: number; rps: number; errors: number }[]>;
 }
 
 type Scenario = 'health' | 'heartbeat' | 'insert-coin' | 'board' | 'verify';
@@ -39,30 +40,27 @@ async function prepare(name: Build['name'], checkout: string, databaseUrl: strin
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- each build seeds through its own API version
   const seed = require(resolve(checkout, 'dist/bench/seed.js')) as typeof Seed;
   // Seeding hashes passwords; the rounds measure a fresh process, as `npm run bench` does.
-  const seeding = await startBenchService(benchServiceEnv(databaseUrl), [], checkout);
+  const env = benchServiceEnv(databaseUrl, seed.ADMIN);
+  const seeding = await startBenchService(env, [], checkout);
   const world = await seed.seedWorld(seeding.url);
   const players = await seed.seedPlayers(seeding.url, world.admin, `${name.toLowerCase()}-player`, 40, 100_000);
   const sessions = await seed.openSessions(players, world.main, 3000);
   const insertionIds = await seed.insertOneCoinEach(await seed.openSessions(players, world.main, 200), seeding.url);
   const pageWorld = pages && typeof seed.seedPagesWorld === 'function' ? await seed.seedPagesWorld(seeding.url, world.admin) : undefined;
   await seeding.stop();
-  const service = await startBenchService(benchServiceEnv(databaseUrl), [], checkout);
+  const service = await startBenchService(env, [], checkout);
   const scenarios: Build['scenarios'] = {
     health: () => ({ method: 'GET', path: '/health/live' }),
     heartbeat: heartbeatRequests(sessions),
     'insert-coin': insertCoinRequests(sessions),
     board: () => ({ method: 'GET', path: `/api/games/${world.main.slug}/scores?period=all` }),
-    verify: ((ids) => () => ({ method: 'GET' as const, path: `/api/v1/insertions/${ids()}`, headers: { authorization: `Bearer ${world.liveKey}` } }))(cycle(insertionIds)),
+    verify: verifyRequests(insertionIds, world.liveKey),
   };
   const warmups: LoadOptions['next'][] = Object.values(scenarios);
-  if (pageWorld) {
-    const pageCookies = cycle([pageWorld.developer.cookie, pageWorld.player.cookie]);
-    const paths = cycle(['/developer', '/me']);
-    warmups.push(() => ({ method: 'GET', path: paths(), headers: { cookie: pageCookies() } }));
-  }
+  if (pageWorld) warmups.push(pageRequests('/developer', pageWorld.developer.cookie), pageRequests('/me', pageWorld.player.cookie));
   for (const next of warmups) await runLoad({ url: service.url, connections: 10, duration: 3, next, rssMb: service.rssMb });
   log(`${name}: ${checkout}, ${sessions.length} play sessions${pageWorld ? ', pages rendered' : ''}, pid ${service.pid}`);
-  return { name, checkout, service, scenarios };
+  return { name, service, scenarios, samples: { health: [], heartbeat: [], 'insert-coin': [], board: [], verify: [] } };
 }
 
 async function main(): Promise<void> {
@@ -80,21 +78,19 @@ async function main(): Promise<void> {
       await admin.query(`CREATE DATABASE ${names[name]}`);
       builds.push(await prepare(name, resolve(name === 'A' ? checkoutA : checkoutB), withDatabase(server.url, names[name]), process.argv.includes('--pages')));
     }
-    const results = new Map<string, { cpu: number; rps: number; errors: number }[]>();
     for (let round = 0; round < rounds; round++) {
       const order = round % 2 === 0 ? builds : [...builds].reverse();
       for (const scenario of SCENARIOS) {
         for (const build of order) {
           const m = await runLoad({ url: build.service.url, connections: 10, duration: seconds, next: build.scenarios[scenario], rssMb: build.service.rssMb, cpuSeconds: build.service.cpuSeconds });
-          const key = `${scenario} ${build.name}`;
-          results.set(key, [...(results.get(key) ?? []), { cpu: m.cpuMsPerRequest ?? NaN, rps: m.rps, errors: m.errors }]);
+          build.samples[scenario].push({ cpu: m.cpuMsPerRequest ?? NaN, rps: m.rps, errors: m.errors });
         }
       }
       log(`round ${round + 1} of ${rounds}`);
     }
     const lines = ['scenario      CPU ms/req A   B      B/A    req/s A   B      B/A    errors A/B'];
     for (const scenario of SCENARIOS) {
-      const [a, b] = [results.get(`${scenario} A`)!, results.get(`${scenario} B`)!];
+      const [a, b] = [builds[0].samples[scenario], builds[1].samples[scenario]];
       const [cpuA, cpuB, rpsA, rpsB] = [median(a.map((r) => r.cpu)), median(b.map((r) => r.cpu)), median(a.map((r) => r.rps)), median(b.map((r) => r.rps))];
       const errors = `${a.reduce((n, r) => n + r.errors, 0)}/${b.reduce((n, r) => n + r.errors, 0)}`;
       lines.push(

@@ -25,3 +25,14 @@ export function heartbeatRequests(sessions: PlaySession[]): LoadOptions['next'] 
     return { method: 'POST', path: `/api/play/sessions/${s.sessionId}/heartbeat`, headers: { cookie: s.cookie } };
   };
 }
+
+/** The developer verification of insertions, round-robin over the ids, with one API key. */
+export function verifyRequests(insertionIds: string[], apiKey: string): LoadOptions['next'] {
+  const next = cycle(insertionIds);
+  return () => ({ method: 'GET', path: `/api/v1/insertions/${next()}`, headers: { authorization: `Bearer ${apiKey}` } });
+}
+
+/** One signed-in page, again and again. */
+export function pageRequests(path: string, cookie: string): LoadOptions['next'] {
+  return () => ({ method: 'GET', path, headers: { cookie } });
+}

@@ -10,7 +10,7 @@ import { settle, writeHistory } from './bulk';
 import { Caller, freshKey } from './client';
 import { openBenchDatabase } from './database';
 import { LoadOptions, Measurement, runLoad } from './load';
-import { cycle, heartbeatRequests, insertCoinRequests } from './requests';
+import { cycle, heartbeatRequests, insertCoinRequests, pageRequests, verifyRequests } from './requests';
 import { Report, Row, textTable, writeReport } from './report';
 import { countQueries } from './queries';
 import { credit, Game, insertOneCoinEach, openSessions, PlaySession, publishGame, saveInitials, seedPagesWorld, seedPlayers, seedWorld, signUpVerified } from './seed';
@@ -214,7 +214,7 @@ async function main(): Promise<void> {
       ['POST insert-coin', insertCoinRequests(coinSessions)],
       ['POST heartbeat', heartbeatRequests(coinSessions)],
       ['GET leaderboard', () => ({ method: 'GET', path: `/api/games/${world.main.slug}/scores?period=${Math.random() < 0.5 ? 'all' : 'week'}` })],
-      ['GET /api/v1/insertions/{id}', () => ({ method: 'GET', path: `/api/v1/insertions/${insertionIds[Math.floor(Math.random() * insertionIds.length)]}`, headers: { authorization: `Bearer ${world.liveKey}` } })],
+      ['GET /api/v1/insertions/{id}', verifyRequests(insertionIds, world.liveKey)],
     ];
     for (const [, next] of warmups) await load(next, { duration: warmSeconds, warmupSeconds: 0 });
     log(`warmed up: ${warmups.map(([label]) => label).join(', ')} (${warmSeconds} s each, not measured)`);
@@ -243,9 +243,8 @@ async function main(): Promise<void> {
       }, { duration: undefined, amount: scoreSessions.length, warmupSeconds: 0 }));
     await add({ id: 'board-all', label: 'GET leaderboard period=all', section: 'scenario', baseline: 'health' }, get(`/api/games/${world.main.slug}/scores?period=all`));
     await add({ id: 'board-week', label: 'GET leaderboard period=week', section: 'scenario', baseline: 'health' }, get(`/api/games/${world.main.slug}/scores?period=week`));
-    const verifyNext = cycle(insertionIds);
     await add({ id: 'verify', label: 'GET /api/v1/insertions/{id} (API key)', section: 'scenario', baseline: 'health' }, () =>
-      load(() => ({ method: 'GET', path: `/api/v1/insertions/${verifyNext()}`, headers: { authorization: `Bearer ${world.liveKey}` } })));
+      load(verifyRequests(insertionIds, world.liveKey)));
 
     // ---- growth
     const entries = (n: number) => n.toLocaleString('en-US');
@@ -285,10 +284,10 @@ async function main(): Promise<void> {
     // ---- pages (issue 17: answered in under 50 ms p95 with a developer of 20 games; p99 is the
     // stricter figure autocannon gives). A page is a person's request, not a flood: measured with
     // two requests in flight (one per core), the answer time a visitor sees on a busy service.
-    const pageLoad = (path: string, cookie: string) => () => load(() => ({ method: 'GET', path, headers: { cookie } }), { connections: 2 });
+    const pageLoad = (path: string, cookie: string) => () => load(pageRequests(path, cookie), { connections: 2 });
     if (wanted('page-developer') || wanted('page-me')) {
       for (const [path, cookie] of [['/developer', pagesWorld.developer.cookie], ['/me', pagesWorld.player.cookie]] as const) {
-        await load(() => ({ method: 'GET', path, headers: { cookie } }), { duration: warmSeconds, warmupSeconds: 0 });
+        await load(pageRequests(path, cookie), { duration: warmSeconds, warmupSeconds: 0 });
       }
       log(`warmed up: GET /developer, GET /me (${warmSeconds} s each, not measured)`);
     }

@@ -61,12 +61,15 @@ export function cpuSecondsOf(pid: number): number {
   }
 }
 
-/** What the bench's service runs with besides production's defaults (see startBenchService). */
-export function benchServiceEnv(databaseUrl: string): Record<string, string> {
+/**
+ * What the bench's service runs with besides production's defaults (see startBenchService).
+ * `admin`: the administrator its seeding signs in as (another checkout's bench/seed.js may have its own).
+ */
+export function benchServiceEnv(databaseUrl: string, admin: { email: string; password: string } = ADMIN): Record<string, string> {
   return {
     DATABASE_URL: databaseUrl,
-    ADMIN_EMAIL: ADMIN.email,
-    ADMIN_PASSWORD: ADMIN.password,
+    ADMIN_EMAIL: admin.email,
+    ADMIN_PASSWORD: admin.password,
     // Developer endpoints are limited per key (configurable); the bench measures the path, not the limit.
     RATE_LIMIT_DEVELOPER_PER_KEY: '100000000/60',
     // Seeding signs every player up from this one address.
