@@ -14,12 +14,12 @@ import { BenchService, benchServiceEnv, startBenchService } from './service';
  * each (A, B, then B, A, ...), so whatever the machine does meanwhile hits both alike. It reports
  * the median of each build's CPU time per request and req/s over the rounds, and B ÷ A.
  *
- *   npm run build && node dist/bench/compare.js <checkout A> <checkout B> [--rounds=6] [--seconds=3] [--pages]
+ *   npm run build && node dist/bench/compare.js <checkout A> <checkout B> [--rounds=6] [--seconds=3] [--pages] [--only=verify,heartbeat]
  *
  * A checkout is a repository root with `npm ci` and `npm run build` done (a second one: `git
  * worktree add --detach ../before <commit>`). `--pages`: a build that has the page world also
  * renders /developer and /me before the rounds (see docs/performance.md, "Pages and the API in one
- * process"). Uses DATABASE_URL's server when set, else an embedded PostgreSQL.
+ * process"). `--only`: the rounds load these scenarios alone (more rounds in the same time). Uses DATABASE_URL's server when set, else an embedded PostgreSQL.
  */
 interface Build {
   name: 'A' | 'B';
@@ -34,6 +34,7 @@ const SCENARIOS: readonly Scenario[] = ['health', 'heartbeat', 'insert-coin', 'b
 
 const log = (line: string) => process.stderr.write(`[compare] ${line}\n`);
 const arg = (name: string, fallback: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback);
+const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 async function prepare(name: Build['name'], checkout: string, databaseUrl: string, pages: boolean): Promise<Build> {
@@ -67,6 +68,9 @@ async function main(): Promise<void> {
   const [checkoutA, checkoutB] = process.argv.slice(2).filter((a) => !a.startsWith('--'));
   if (!checkoutA || !checkoutB) throw new Error('usage: node dist/bench/compare.js <checkout A> <checkout B> [--rounds=6] [--seconds=3] [--pages]');
   const rounds = arg('rounds', 6);
+  const unknown = only?.filter((name) => !(SCENARIOS as readonly string[]).includes(name)) ?? [];
+  if (unknown.length > 0) throw new Error(`--only: no scenario ${unknown.join(', ')} (there are ${SCENARIOS.join(', ')})`);
+  const scenarios = only ? SCENARIOS.filter((name) => only.includes(name)) : SCENARIOS;
   const seconds = arg('seconds', 3);
   const server = await openBenchDatabase(log);
   const names = { A: `arcade_compare_a_${Date.now()}`, B: `arcade_compare_b_${Date.now()}` };
@@ -80,7 +84,7 @@ async function main(): Promise<void> {
     }
     for (let round = 0; round < rounds; round++) {
       const order = round % 2 === 0 ? builds : [...builds].reverse();
-      for (const scenario of SCENARIOS) {
+      for (const scenario of scenarios) {
         for (const build of order) {
           const m = await runLoad({ url: build.service.url, connections: 10, duration: seconds, next: build.scenarios[scenario], rssMb: build.service.rssMb, cpuSeconds: build.service.cpuSeconds });
           build.samples[scenario].push({ cpu: m.cpuMsPerRequest ?? NaN, rps: m.rps, errors: m.errors });
@@ -89,7 +93,7 @@ async function main(): Promise<void> {
       log(`round ${round + 1} of ${rounds}`);
     }
     const lines = ['scenario      CPU ms/req A   B      B/A    req/s A   B      B/A    errors A/B'];
-    for (const scenario of SCENARIOS) {
+    for (const scenario of scenarios) {
       const [a, b] = [builds[0].samples[scenario], builds[1].samples[scenario]];
       const [cpuA, cpuB, rpsA, rpsB] = [median(a.map((r) => r.cpu)), median(b.map((r) => r.cpu)), median(a.map((r) => r.rps)), median(b.map((r) => r.rps))];
       const errors = `${a.reduce((n, r) => n + r.errors, 0)}/${b.reduce((n, r) => n + r.errors, 0)}`;

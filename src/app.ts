@@ -133,7 +133,6 @@ export async function createApp(config: Config & { databaseUrl: string }, option
   nest.use(jsonBody(BODY_LIMIT));
   nest.useGlobalPipes(new AppValidationPipe());
   nest.useGlobalFilters(new AllExceptionsFilter());
-  nest.enableShutdownHooks([]);
   serveOpenApi(nest, config.publicOrigin);
   try {
     await nest.init();

@@ -109,8 +109,10 @@ async function main(): Promise<void> {
       process.exit(1);
     }
   };
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
+  // Every signal that would end the process drains it and stops the embedded PostgreSQL (SIGHUP:
+  // the terminal of `npm start` closed). Nest's own shutdown hooks stay off: they closed the app on
+  // these without stopping the embedded server, then raised the signal again to themselves.
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP', 'SIGQUIT', 'SIGUSR2'] as const) process.on(signal, () => void stop(signal));
 }
 
 main().catch((error: unknown) => {

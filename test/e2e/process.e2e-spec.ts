@@ -26,6 +26,13 @@ describe('service process', () => {
     expect(await service.stop('SIGTERM')).toBe(0);
   });
 
+  it('drains and exits 0 on SIGHUP (the terminal of npm start closed), as on SIGTERM', async () => {
+    const service = await startService({ DATABASE_URL: await createTestDatabase() });
+    expect(await service.stop('SIGHUP')).toBe(0);
+    expect(service.output()).toContain('SIGHUP received: draining in-flight requests');
+    expect(service.output()).toContain('Stopped cleanly');
+  });
+
   it('starts an embedded PostgreSQL without DATABASE_URL, stops it cleanly and reuses its data', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'arcade-embedded-'));
     try {
