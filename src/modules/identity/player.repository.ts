@@ -34,10 +34,6 @@ export class PlayerRepository {
     return (await this.uow.one<{ xp: number }>('SELECT xp FROM players WHERE id = $1', [playerId]))?.xp ?? 0;
   }
 
-  async initials(playerId: string): Promise<string | null> {
-    return (await this.players.findOne({ select: { initials: true }, where: { id: playerId } }))?.initials ?? null;
-  }
-
   async setInitials(playerId: string, initials: string): Promise<void> {
     await this.players.update({ id: playerId }, { initials });
   }

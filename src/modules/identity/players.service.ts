@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { PlayerRepository } from './player.repository';
 
-/** Player profiles for other modules: XP and the saved high-score initials. */
+/** Player profiles for other modules: XP and the saved high-score initials (read with the login session or the score's target). */
 @Injectable()
 export class PlayersService {
   constructor(private readonly players: PlayerRepository) {}
@@ -13,10 +13,6 @@ export class PlayersService {
 
   xp(playerId: string): Promise<number> {
     return this.players.xp(playerId);
-  }
-
-  getPreferredInitials(playerId: string): Promise<string | null> {
-    return this.players.initials(playerId);
   }
 
   setPreferredInitials(playerId: string, initials: string): Promise<void> {
