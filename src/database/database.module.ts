@@ -3,12 +3,13 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { DatabaseConnectivity } from './connectivity';
 import { DomainEvents } from './domain-events';
+import { DatabaseNotifications } from './notifications';
 import { UnitOfWork } from './unit-of-work';
 
 /**
  * TypeORM's module on the DataSource that createApp created, migrated and owns (so that
  * `TypeOrmModule.forFeature` and `@InjectRepository` work in the feature modules), the unit of
- * work and the after-commit events, for every module.
+ * work, the after-commit events and the cache invalidations shared by instances, for every module.
  */
 @Global()
 @Module({})
@@ -22,8 +23,8 @@ export class DatabaseModule {
           dataSourceFactory: async () => dataSource,
         }),
       ],
-      providers: [{ provide: DatabaseConnectivity, useValue: connectivity }, UnitOfWork, DomainEvents],
-      exports: [DatabaseConnectivity, UnitOfWork, DomainEvents],
+      providers: [{ provide: DatabaseConnectivity, useValue: connectivity }, UnitOfWork, DomainEvents, DatabaseNotifications],
+      exports: [DatabaseConnectivity, UnitOfWork, DomainEvents, DatabaseNotifications],
     };
   }
 }

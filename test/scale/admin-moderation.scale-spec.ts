@@ -1,13 +1,14 @@
 import type { TestApp } from '../support/app';
 import { signedInAdmin } from '../support/admin';
-import { createDeveloper, createWorldApp, publishGame, signUpVerifiedPlayer } from '../support/factories';
+import { createApiKey, createDeveloper, createWorldApp, publishGame, signUpVerifiedPlayer } from '../support/factories';
 import { fundPlayer, getBoard, idempotencyKey, playAndScore, postInitials, startSession } from '../support/play';
 
 /**
  * Moderation across two instances on one PostgreSQL and one Redis (CONTRACT §18): a ban made
  * through one instance ends the user's cookies on the other at once (login sessions are read from
  * PostgreSQL on every request), and a score removed through one leaves the other's boards within a
- * second (each instance caches a board for at most 500 ms).
+ * second (each instance caches a board for at most 500 ms). API keys are kept in memory by each
+ * instance (ApiKeyCache): a revocation or a ban through one reaches the other by LISTEN/NOTIFY.
  */
 describe('moderation across instances', () => {
   let a: TestApp;
@@ -66,5 +67,44 @@ describe('moderation across instances', () => {
 
     await new Promise((r) => setTimeout(r, 1000));
     for (const period of ['all', 'week'] as const) expect(await scores(b, period)).toEqual(['10']);
+  });
+
+  /** Polls `check` every 20 ms for up to `ms`; returns how long it took to hold. */
+  async function within(ms: number, check: () => Promise<boolean>): Promise<number> {
+    const started = Date.now();
+    while (!(await check())) {
+      if (Date.now() - started > ms) throw new Error(`did not hold within ${ms} ms`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    return Date.now() - started;
+  }
+
+  it('an API key revoked through one instance stops working on the other, which had it in memory, within a second', async () => {
+    const dev = await createDeveloper(a);
+    const revoked = await createApiKey(a, dev);
+    const kept = await createApiKey(a, dev);
+    const verify = (key: string) => b.http().get('/api/v1/insertions/00000000-0000-4000-8000-000000000000').set('Authorization', `Bearer ${key}`);
+    // B reads both keys once and keeps them: the next calls make no read of the key.
+    for (const key of [revoked.key, kept.key]) expect((await verify(key)).status).toBe(404);
+    expect((await verify(revoked.key)).status).toBe(404);
+
+    await a.http().delete(`/api/portal/keys/${revoked.id}`).set('Cookie', dev.cookie).expect(204);
+    // The instance that revoked it refuses it at once.
+    expect((await a.http().get('/api/v1/insertions/00000000-0000-4000-8000-000000000000').set('Authorization', `Bearer ${revoked.key}`)).status).toBe(401);
+    await within(1000, async () => (await verify(revoked.key)).status === 401);
+    expect((await verify(kept.key)).status).toBe(404);
+  });
+
+  it('a developer banned through one instance: their key, in the other\'s memory, answers 401 there within a second, and again after the unban', async () => {
+    const dev = await createDeveloper(a);
+    const { key } = await createApiKey(a, dev);
+    const verify = () => b.http().get('/api/v1/insertions/00000000-0000-4000-8000-000000000000').set('Authorization', `Bearer ${key}`);
+    expect((await verify()).status).toBe(404);
+
+    const admin = await signedInAdmin(a);
+    await admin.post(`/api/admin/users/${dev.accountId}/ban`, { reason: 'Abuse.' }).expect(200);
+    await within(1000, async () => (await verify()).status === 401);
+    await admin.post(`/api/admin/users/${dev.accountId}/unban`, {}).expect(200);
+    expect((await verify()).status).toBe(404);
   });
 });

@@ -21,6 +21,8 @@ export interface ApiKeyAuthRow {
   kind: ApiKeyKind;
   key_hash: Buffer;
   revoked: boolean;
+  /** The developer's account (a ban of it invalidates the key's cache entries). */
+  account_id: string;
   /** The developer's account is banned: the key answers 401 while the ban lasts (CONTRACT §18). */
   banned: boolean;
   /** True when lastUsedAt is unset or over a minute old. */
@@ -70,7 +72,7 @@ export class ApiKeyRepository {
 
   byHash(keyHash: Buffer): Promise<ApiKeyAuthRow | undefined> {
     return this.uow.one<ApiKeyAuthRow>(
-      `SELECT k.id, k.developer_id, k.kind, k.key_hash, k.revoked_at IS NOT NULL AS revoked, a.banned_at IS NOT NULL AS banned,
+      `SELECT k.id, k.developer_id, k.kind, k.key_hash, k.revoked_at IS NOT NULL AS revoked, d.account_id, a.banned_at IS NOT NULL AS banned,
               coalesce(k.last_used_at < now() - interval '1 minute', true) AS stale
          FROM api_keys k JOIN developers d ON d.id = k.developer_id JOIN accounts a ON a.id = d.account_id
         WHERE k.key_hash = $1`,

@@ -2,18 +2,15 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { NotFoundError } from '../../errors/app-error';
+import { DatabaseNotifications } from '../../database/notifications';
 import { AuditActor, AuditService } from '../audit';
+import { ApiKeyCache, ApiKeyContext } from './api-key.cache';
 import { ApiKeyKind, ApiKeyRepository, ApiKeyRow } from './api-key.repository';
+
+export type { ApiKeyContext } from './api-key.cache';
 
 /** `svc_live_` / `svc_test_` + 43 base64url characters (32 random bytes). Longer keys are accepted for future formats. */
 const KEY_FORMAT = /^svc_(live|test)_[A-Za-z0-9_-]{32,200}$/;
-
-/** The caller of a developer endpoint, as `@CurrentApiKey()` gives it. */
-export interface ApiKeyContext {
-  keyId: string;
-  developerId: string;
-  kind: ApiKeyKind;
-}
 
 export interface CreatedApiKey {
   id: string;
@@ -36,6 +33,8 @@ export class ApiKeysService {
     private readonly uow: UnitOfWork,
     private readonly keys: ApiKeyRepository,
     private readonly audit: AuditService,
+    private readonly cache: ApiKeyCache,
+    private readonly notifications: DatabaseNotifications,
   ) {}
 
   async create(actor: AuditActor, developerId: string, kind: ApiKeyKind, name: string): Promise<CreatedApiKey> {
@@ -58,17 +57,30 @@ export class ApiKeysService {
     return this.uow.run(async () => {
       const revoked = await this.keys.revoke(developerId, keyId);
       if (!revoked) throw new NotFoundError('No such API key.');
-      if (revoked.changed) await this.audit.record({ ...actor, action: 'key.revoke', targetId: revoked.id });
+      if (revoked.changed) {
+        await this.audit.record({ ...actor, action: 'key.revoke', targetId: revoked.id });
+        await this.notifications.publish('api-key', { keyId: revoked.id });
+      }
     });
   }
 
-  /** The key's owner and kind, or undefined for a malformed, unknown or revoked key, or a banned developer's. */
+  /**
+   * The key's owner and kind, or undefined for a malformed, unknown or revoked key, or a banned
+   * developer's. A valid key is kept in the instance's ApiKeyCache (no read until it expires or is
+   * invalidated); `lastUsedAt` is written when a read finds it over a minute old.
+   */
   async authenticate(key: string): Promise<ApiKeyContext | undefined> {
     if (!KEY_FORMAT.test(key)) return undefined;
     const hash = hashKey(key);
+    const cacheKey = hash.toString('base64');
+    const cached = this.cache.get(cacheKey);
+    if (cached) return cached;
+    const mark = this.cache.mark();
     const row = await this.keys.byHash(hash);
     if (!row || row.revoked || row.banned || !timingSafeEqual(row.key_hash, hash)) return undefined;
     if (row.stale) await this.keys.touch(row.id);
-    return { keyId: row.id, developerId: row.developer_id, kind: row.kind };
+    const context: ApiKeyContext = { keyId: row.id, developerId: row.developer_id, kind: row.kind };
+    this.cache.keep(cacheKey, context, row.account_id, mark);
+    return context;
   }
 }

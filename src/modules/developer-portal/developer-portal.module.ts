@@ -11,6 +11,7 @@ import { AchievementDefinitionsService } from './achievement-definitions.service
 import { AchievementRepository } from './achievement.repository';
 import { AchievementDefinitionsController } from './achievement-definitions.controller';
 import { ApiKeyAuthenticator } from './api-key.authenticator';
+import { ApiKeyCache } from './api-key.cache';
 import { ApiKeyRepository } from './api-key.repository';
 import { ApiKeysController } from './api-keys.controller';
 import { ApiKeysService } from './api-keys.service';
@@ -34,6 +35,7 @@ import { GamesService } from './games.service';
     GameRepository,
     AchievementRepository,
     ApiKeyRepository,
+    ApiKeyCache,
     DevelopersService,
     GamesService,
     AchievementDefinitionsService,

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { DatabaseNotifications } from '../../database/notifications';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { NotFoundError } from '../../errors/app-error';
 import { AuditActor, AuditService } from '../audit';
@@ -15,7 +16,8 @@ const userNotFound = () => new NotFoundError('No such user.');
  * Finding, banning and unbanning users (CONTRACT §18). A ban revokes every login session of the
  * user in its transaction; login sessions are read from PostgreSQL on every request, so every
  * instance refuses the user's cookies from the commit on. While banned, sign-in answers 403
- * ACCOUNT_BANNED and the user's API keys 401 (both read `accounts.banned_at`).
+ * ACCOUNT_BANNED and the user's API keys 401 (both read `accounts.banned_at`; instances that keep
+ * valid keys in memory drop the account's on the ban's notification).
  */
 @Injectable()
 export class UserModerationService {
@@ -25,6 +27,7 @@ export class UserModerationService {
     private readonly users: AccountsService,
     private readonly loginSessions: LoginSessionService,
     private readonly audit: AuditService,
+    private readonly notifications: DatabaseNotifications,
   ) {}
 
   async search(query: string): Promise<AdminUserView[]> {
@@ -41,6 +44,8 @@ export class UserModerationService {
         await this.accounts.setBanned(account.id, true);
         await this.loginSessions.revokeAllOf(account.id);
         await this.audit.record({ ...actor, action: 'user.ban', targetId: account.id, reason });
+        // Instances that keep the account's API keys (ApiKeyCache) drop them when this commits.
+        await this.notifications.publish('account', { accountId: account.id });
       }
       return this.users.adminUser(account.id);
     });
