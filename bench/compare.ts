@@ -19,7 +19,8 @@ import { BenchService, benchServiceEnv, startBenchService } from './service';
  * A checkout is a repository root with `npm ci` and `npm run build` done (a second one: `git
  * worktree add --detach ../before <commit>`). `--pages`: a build that has the page world also
  * renders /developer and /me before the rounds (see docs/performance.md, "Pages and the API in one
- * process"). `--only`: the rounds load these scenarios alone (more rounds in the same time). Uses DATABASE_URL's server when set, else an embedded PostgreSQL.
+ * process"). `--only`: the rounds load these scenarios alone (more rounds in the same time).
+ * Uses DATABASE_URL's server when set, else an embedded PostgreSQL.
  */
 interface Build {
   name: 'A' | 'B';
@@ -66,7 +67,7 @@ async function prepare(name: Build['name'], checkout: string, databaseUrl: strin
 
 async function main(): Promise<void> {
   const [checkoutA, checkoutB] = process.argv.slice(2).filter((a) => !a.startsWith('--'));
-  if (!checkoutA || !checkoutB) throw new Error('usage: node dist/bench/compare.js <checkout A> <checkout B> [--rounds=6] [--seconds=3] [--pages]');
+  if (!checkoutA || !checkoutB) throw new Error('usage: node dist/bench/compare.js <checkout A> <checkout B> [--rounds=6] [--seconds=3] [--pages] [--only=verify,heartbeat]');
   const rounds = arg('rounds', 6);
   const unknown = only?.filter((name) => !(SCENARIOS as readonly string[]).includes(name)) ?? [];
   if (unknown.length > 0) throw new Error(`--only: no scenario ${unknown.join(', ')} (there are ${SCENARIOS.join(', ')})`);

@@ -65,9 +65,8 @@ export class DatabaseNotifications implements OnApplicationBootstrap, OnApplicat
   /** Inside `uow.run()`: tells every instance once the transaction commits. */
   async publish<K extends InvalidationTopic>(topic: K, message: InvalidationMap[K]): Promise<void> {
     this.uow.requireTransaction();
-    const text = `${topic} ${JSON.stringify(message)}`;
-    await this.uow.query('SELECT pg_notify($1, $2)', [CHANNEL, text]);
-    this.uow.afterCommit(() => this.deliver(text));
+    await this.uow.query('SELECT pg_notify($1, $2)', [CHANNEL, `${topic} ${JSON.stringify(message)}`]);
+    this.uow.afterCommit(() => this.dispatch(topic, message));
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -90,7 +89,7 @@ export class DatabaseNotifications implements OnApplicationBootstrap, OnApplicat
     client.on('error', lost);
     client.on('end', () => lost());
     client.on('notification', (message) => {
-      if (message.channel === CHANNEL && message.payload !== undefined) this.deliver(message.payload);
+      if (message.channel === CHANNEL && message.payload !== undefined) this.received(message.payload);
     });
     this.client = client;
     try {
@@ -125,21 +124,26 @@ export class DatabaseNotifications implements OnApplicationBootstrap, OnApplicat
   }
 
   private setState(listening: boolean): void {
-    if (this.state === listening && !listening) return;
+    if (this.state === listening) return;
     this.state = listening;
     for (const handler of this.stateHandlers) handler(listening);
   }
 
-  private deliver(text: string): void {
+  /** A notification from PostgreSQL (another instance's, or this one's own coming back): `<topic> <JSON>`. */
+  private received(text: string): void {
     const space = text.indexOf(' ');
     const topic = text.slice(0, space) as InvalidationTopic;
-    let message: unknown;
+    let message: InvalidationMap[InvalidationTopic];
     try {
-      message = JSON.parse(text.slice(space + 1));
+      message = JSON.parse(text.slice(space + 1)) as InvalidationMap[InvalidationTopic];
     } catch {
       this.logger.warn({ topic }, 'An invalidation message that is not JSON was ignored');
       return;
     }
+    this.dispatch(topic, message);
+  }
+
+  private dispatch(topic: InvalidationTopic, message: InvalidationMap[InvalidationTopic]): void {
     for (const handler of this.handlers.get(topic) ?? []) {
       try {
         handler(message as never);

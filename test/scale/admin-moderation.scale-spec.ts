@@ -1,5 +1,6 @@
 import type { TestApp } from '../support/app';
 import { signedInAdmin } from '../support/admin';
+import { eventually } from '../support/eventually';
 import { createApiKey, createDeveloper, createWorldApp, publishGame, signUpVerifiedPlayer } from '../support/factories';
 import { fundPlayer, getBoard, idempotencyKey, playAndScore, postInitials, startSession } from '../support/play';
 
@@ -69,16 +70,6 @@ describe('moderation across instances', () => {
     for (const period of ['all', 'week'] as const) expect(await scores(b, period)).toEqual(['10']);
   });
 
-  /** Polls `check` every 20 ms for up to `ms`; returns how long it took to hold. */
-  async function within(ms: number, check: () => Promise<boolean>): Promise<number> {
-    const started = Date.now();
-    while (!(await check())) {
-      if (Date.now() - started > ms) throw new Error(`did not hold within ${ms} ms`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    return Date.now() - started;
-  }
-
   it('an API key revoked through one instance stops working on the other, which had it in memory, within a second', async () => {
     const dev = await createDeveloper(a);
     const revoked = await createApiKey(a, dev);
@@ -91,7 +82,7 @@ describe('moderation across instances', () => {
     await a.http().delete(`/api/portal/keys/${revoked.id}`).set('Cookie', dev.cookie).expect(204);
     // The instance that revoked it refuses it at once.
     expect((await a.http().get('/api/v1/insertions/00000000-0000-4000-8000-000000000000').set('Authorization', `Bearer ${revoked.key}`)).status).toBe(401);
-    await within(1000, async () => (await verify(revoked.key)).status === 401);
+    expect((await eventually(() => verify(revoked.key), (res) => res.status === 401, { withinMs: 1000, everyMs: 20 })).status).toBe(401);
     expect((await verify(kept.key)).status).toBe(404);
   });
 
@@ -103,7 +94,7 @@ describe('moderation across instances', () => {
 
     const admin = await signedInAdmin(a);
     await admin.post(`/api/admin/users/${dev.accountId}/ban`, { reason: 'Abuse.' }).expect(200);
-    await within(1000, async () => (await verify()).status === 401);
+    expect((await eventually(verify, (res) => res.status === 401, { withinMs: 1000, everyMs: 20 })).status).toBe(401);
     await admin.post(`/api/admin/users/${dev.accountId}/unban`, {}).expect(200);
     expect((await verify()).status).toBe(404);
   });

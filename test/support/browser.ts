@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
 import { createTestApp, TestApp } from './app';
 
+export { eventually } from './eventually';
+
 export const CHROMIUM = '/usr/bin/chromium';
 export const ARTIFACTS = join(__dirname, '..', '..', 'test-artifacts', 'browser');
 
@@ -67,12 +69,3 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
 }
 
-/** Polls a condition on the server side (the database) until it holds or 10 s pass. */
-export async function eventually<T>(read: () => Promise<T>, accept: (value: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const value = await read();
-    if (accept(value) || Date.now() > deadline) return value;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}

@@ -36,13 +36,14 @@ export class ApiKeyCache {
   private generation = 0;
 
   constructor(private readonly notifications: DatabaseNotifications) {
+    // Listening stopped (a message may be lost) or started again (one may have been missed): drop all.
     notifications.on('api-key', ({ keyId }) => this.forget((entry) => entry.context.keyId === keyId));
     notifications.on('account', ({ accountId }) => this.forget((entry) => entry.accountId === accountId));
     notifications.onState(() => this.forget(() => true));
   }
 
   get(hash: string): ApiKeyContext | undefined {
-    if (!this.notifications.listening) return undefined;
+    // Nothing is kept while not listening (keep() refuses, a loss drops all): no check needed here.
     const entry = this.entries.get(hash);
     if (!entry) return undefined;
     if (entry.expiresAt <= Date.now()) {
