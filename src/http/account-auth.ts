@@ -72,6 +72,8 @@ export interface CookieAuthRequirement extends AuthRequirement {
   /** `optional`: a public route that reads the caller when there is one (`@OptionalAccount()`), never refusing. */
   readonly kind: 'signed-in' | 'player' | 'developer' | 'admin' | 'optional';
   readonly emailVerified: boolean;
+  /** PlayerAuth({ sessionCheckedByStatement: true }): see there. */
+  readonly sessionCheckedByStatement?: boolean;
 }
 
 export type AuthenticatedRequest = Request & { auth?: AccountContext };
@@ -87,8 +89,8 @@ export abstract class AccountAuthenticator implements RouteAuthenticator<CookieA
   abstract currentAccount(request: Request): Promise<AccountContext | undefined>;
 }
 
-function cookieAuth(kind: CookieAuthRequirement['kind'], emailVerified: boolean, forbidden: string[]) {
-  const requirement: CookieAuthRequirement = { kind, emailVerified, authenticator: AccountAuthenticator };
+function cookieAuth(kind: CookieAuthRequirement['kind'], emailVerified: boolean, forbidden: string[], sessionCheckedByStatement = false) {
+  const requirement: CookieAuthRequirement = { kind, emailVerified, authenticator: AccountAuthenticator, sessionCheckedByStatement };
   return applyDecorators(
     SetMetadata(AUTH_KIND, requirement),
     ApiCookieAuth(COOKIE_SECURITY),
@@ -103,12 +105,24 @@ export function SignedIn(options: { emailVerified?: boolean } = {}) {
   return cookieAuth('signed-in', emailVerified, emailVerified ? ['EMAIL_NOT_VERIFIED: verify your e-mail first'] : []);
 }
 
-/** A play-ready player: signed in, e-mail verified, player profile linked. Read it with `@CurrentPlayer()`. */
-export function PlayerAuth() {
-  return cookieAuth('player', true, [
-    'EMAIL_NOT_VERIFIED: verify your e-mail first',
-    'ACCOUNT_NOT_LINKED: the account has no player profile',
-  ]);
+/**
+ * A play-ready player: signed in, e-mail verified, player profile linked. Read it with `@CurrentPlayer()`.
+ *
+ * `sessionCheckedByStatement: true` lets the instance answer from a login session it read less
+ * than 30 s ago instead of reading it again (issue 20: the heartbeat's one round trip). Only for a
+ * route whose handler (1) uses nothing of the context but `accountId`, `playerId`, `walletId` and
+ * `loginSessionId`, which never change while the session lives, (2) puts `liveLoginSessionSql` of
+ * `loginSessionId` in the WHERE clause of its statement, and (3) calls
+ * `LoginSessionService.requireLive` when that statement found nothing, to answer 401 for a session
+ * signed out, banned or expired since.
+ */
+export function PlayerAuth(options: { sessionCheckedByStatement?: boolean } = {}) {
+  return cookieAuth(
+    'player',
+    true,
+    ['EMAIL_NOT_VERIFIED: verify your e-mail first', 'ACCOUNT_NOT_LINKED: the account has no player profile'],
+    options.sessionCheckedByStatement ?? false,
+  );
 }
 
 /** A developer: signed in, e-mail verified, role developer. Read it with `@CurrentDeveloper()`. */

@@ -3,6 +3,7 @@ import { PlayerRefService } from '../../src/modules/play-sessions/player-ref.ser
 import { createTestApp, TestApp } from '../support/app';
 import { createTestDatabase } from '../support/database';
 import { adminCookie, createApiKey, createDeveloper, createGame, createWorldApp, Developer, publishGame, signUpPlayer, signUpVerifiedPlayer, SignedUpUser } from '../support/factories';
+import { signedInAdmin } from '../support/admin';
 import { fundPlayer, idempotencyKey, insertCoin, startSession } from '../support/play';
 
 /** Spec §3.1 and §4.1, §4.3, §4.4; CONTRACT §6, §16.1, §16.2, §16.6. Idle timeout: 2 seconds. */
@@ -209,6 +210,28 @@ describe('play sessions', () => {
       expect(Date.parse(res.body.lastSeenAt)).toBeGreaterThan(before.rows[0].last_seen_at.getTime());
       const after = await t.db.query('SELECT last_seen_at FROM play_sessions WHERE id = $1', [sessionId]);
       expect(after.rows[0].last_seen_at.toISOString()).toBe(res.body.lastSeenAt);
+    });
+
+    it('heartbeat trusts a login session it read before only while the session lives: 401 at once after a sign-out, a ban, or an expiry or revocation made in SQL, the play session untouched', async () => {
+      const admin = await signedInAdmin(t);
+      const lastSeen = async (sessionId: string) => (await t.db.query('SELECT last_seen_at FROM play_sessions WHERE id = $1', [sessionId])).rows[0].last_seen_at.toISOString();
+      const ends: [string, (who: SignedUpUser & { playerId: string }) => Promise<unknown>][] = [
+        ['sign-out', (who) => t.http().post('/auth/logout').set('Cookie', who.cookie).expect(204)],
+        ['ban', (who) => admin.post(`/api/admin/users/${who.accountId}/ban`, { reason: 'Cheating.' }).expect(200)],
+        ['expiry in SQL', (who) => t.db.query("UPDATE login_sessions SET expires_at = now() - interval '1 second' WHERE account_id = $1", [who.accountId])],
+        ['revocation in SQL', (who) => t.db.query('UPDATE login_sessions SET revoked_at = now() WHERE account_id = $1', [who.accountId])],
+      ];
+      for (const [label, end] of ends) {
+        const who = await signUpVerifiedPlayer(t);
+        const { sessionId } = await startSession(t, who, game.slug);
+        // Twice: the second heartbeat is answered from the login session this instance keeps.
+        for (let i = 0; i < 2; i++) await post(`/api/play/sessions/${sessionId}/heartbeat`, who.cookie).expect(200);
+        const before = await lastSeen(sessionId);
+        await end(who);
+        const res = await post(`/api/play/sessions/${sessionId}/heartbeat`, who.cookie);
+        expect({ label, status: res.status, error: res.body.error }).toEqual({ label, status: 401, error: 'UNAUTHENTICATED' });
+        expect({ label, lastSeen: await lastSeen(sessionId) }).toEqual({ label, lastSeen: before });
+      }
     });
 
     it('heartbeat: 404 SESSION_NOT_FOUND for unknown, malformed or another player\'s sessions; 400 for an id over 64 characters', async () => {

@@ -81,4 +81,17 @@ describe('round trips to PostgreSQL per request', () => {
     expect({ playerScore: playerScore.length <= TARGETS.playerScore ? 'ok' : playerScore }).toEqual({ playerScore: 'ok' });
     expect({ trustedScore: trustedScore.length <= TARGETS.trustedScore ? 'ok' : trustedScore }).toEqual({ trustedScore: 'ok' });
   });
+
+  it('a heartbeat from a login session the instance read before takes one statement: the update, which checks the login session itself', async () => {
+    const dev = await createDeveloper(t);
+    const game = await publishGame(t, dev);
+    const player = await signUpVerifiedPlayer(t);
+    const { sessionId } = await startSession(t, player, game.slug);
+    const heartbeat = () => t.http().post(`/api/play/sessions/${sessionId}/heartbeat`).set('Cookie', player.cookie);
+    const first = await statementsOf(heartbeat);
+    const next = await statementsOf(heartbeat);
+    // The first reads the login session (and keeps it), the next does not.
+    expect(first).toEqual([expect.stringMatching(/^SELECT s\.id AS login_session_id/), expect.stringMatching(/^UPDATE play_sessions SET last_seen_at/)]);
+    expect(next).toEqual([expect.stringMatching(/^UPDATE play_sessions SET last_seen_at/)]);
+  });
 });

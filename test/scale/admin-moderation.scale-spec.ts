@@ -7,7 +7,7 @@ import { fundPlayer, getBoard, idempotencyKey, playAndScore, postInitials, start
 /**
  * Moderation across two instances on one PostgreSQL and one Redis (CONTRACT §18): a ban made
  * through one instance ends the user's cookies on the other at once (login sessions are read from
- * PostgreSQL on every request), and a score removed through one leaves the other's boards within a
+ * PostgreSQL on every request, or, for a heartbeat, checked by its statement), and a score removed through one leaves the other's boards within a
  * second (each instance caches a board for at most 500 ms). API keys are kept in memory by each
  * instance (ApiKeyCache): a revocation or a ban through one reaches the other by LISTEN/NOTIFY.
  */
@@ -33,8 +33,11 @@ describe('moderation across instances', () => {
     await fundPlayer(a, player, 5);
     const { sessionId } = await startSession(b, player, game.slug);
     const coin = () => b.http().post(`/api/play/sessions/${sessionId}/insert-coin`).set('Cookie', player.cookie).send({ idempotencyKey: idempotencyKey('coin') });
+    const heartbeat = () => b.http().post(`/api/play/sessions/${sessionId}/heartbeat`).set('Cookie', player.cookie);
     await b.http().get('/api/me').set('Cookie', player.cookie).expect(200);
     expect((await coin()).status).toBe(200);
+    // B keeps the login session for its heartbeats (issue 20); their statement checks it is still live.
+    for (let i = 0; i < 2; i++) expect((await heartbeat()).status).toBe(200);
 
     const admin = await signedInAdmin(a);
     await admin.post(`/api/admin/users/${player.accountId}/ban`, { reason: 'Cheating.' }).expect(200);
@@ -42,6 +45,7 @@ describe('moderation across instances', () => {
     const me = await b.http().get('/api/me').set('Cookie', player.cookie);
     expect([me.status, me.body.error]).toEqual([401, 'UNAUTHENTICATED']);
     expect((await coin()).status).toBe(401);
+    expect([(await heartbeat()).status, (await heartbeat()).body.error]).toEqual([401, 'UNAUTHENTICATED']);
     const login = await b.http().post('/auth/login').send({ email: player.email, password: player.password });
     expect([login.status, login.body.error]).toEqual([403, 'ACCOUNT_BANNED']);
     const insertions = await a.db.query('SELECT count(*)::int AS n FROM insertions WHERE play_session_id = $1', [sessionId]);

@@ -9,7 +9,8 @@ import { LoginSessionService } from './login-session.service';
 /**
  * Cookie authentication and authorisation in the order of CONTRACT §16.17: signed in (401), same
  * origin (403 FORBIDDEN), e-mail verified (403), player linked (403), role (403 FORBIDDEN). Run by
- * the global AuthGuard; one login-session read per request.
+ * the global AuthGuard; one login-session read per request, or none for a route whose statement
+ * checks the session itself (PlayerAuth({ sessionCheckedByStatement: true })).
  */
 @Injectable()
 export class CookieAuthenticator extends AccountAuthenticator {
@@ -28,7 +29,7 @@ export class CookieAuthenticator extends AccountAuthenticator {
   }
 
   async authenticate(request: AuthenticatedRequest, requirement: CookieAuthRequirement): Promise<void> {
-    const auth = await this.loginSessions.fromRequest(request);
+    const auth = requirement.sessionCheckedByStatement ? await this.loginSessions.fromRequestKept(request) : await this.loginSessions.fromRequest(request);
     if (requirement.kind === 'optional') {
       request.auth = auth;
       return;

@@ -3,6 +3,17 @@ import { IsNull } from 'typeorm';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { LoginSession } from './login-session.entity';
 
+/**
+ * SQL that is true while the login session `param` names is live: not revoked, not expired, its
+ * account not banned. A statement of a route that trusts a kept login session
+ * (`PlayerAuth({ sessionCheckedByStatement: true })`) puts it in its WHERE clause, so that a
+ * sign-out, ban or expiry made anywhere takes effect on its very next call (CONTRACT §18 "at once").
+ */
+export function liveLoginSessionSql(param: string): string {
+  return `EXISTS (SELECT 1 FROM login_sessions ls JOIN accounts la ON la.id = ls.account_id
+                   WHERE ls.id = ${param} AND ls.revoked_at IS NULL AND ls.expires_at > now() AND la.banned_at IS NULL)`;
+}
+
 export interface AuthRow {
   login_session_id: string;
   account_id: string;
@@ -36,7 +47,7 @@ export class LoginSessionRepository {
     return row?.id;
   }
 
-  /** One indexed read per request: the live login session with everything the guards check. */
+  /** One indexed read per request (a heartbeat's may come from memory): the live login session with everything the guards check. */
   resolve(tokenHash: Buffer): Promise<AuthRow | undefined> {
     return this.uow.one<AuthRow>(
       `SELECT s.id AS login_session_id, a.id AS account_id, a.email, a.email_verified_at IS NOT NULL AS email_verified,
@@ -50,6 +61,12 @@ export class LoginSessionRepository {
         WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND s.expires_at > now() AND a.banned_at IS NULL`,
       [tokenHash],
     );
+  }
+
+  /** Whether the login session is live (see liveLoginSessionSql). */
+  async isLive(loginSessionId: string): Promise<boolean> {
+    const row = await this.uow.one<{ live: boolean }>(`SELECT ${liveLoginSessionSql('$1')} AS live`, [loginSessionId]);
+    return row?.live === true;
   }
 
   /** Revokes every live login session of the account (a ban): for good, a later unban revives none. */

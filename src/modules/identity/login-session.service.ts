@@ -2,9 +2,14 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { LOGIN_SESSION_TTL_SECONDS, readAuthToken } from './auth-cookie';
-import type { AccountContext } from '../../http/account-auth';
+import { UnauthenticatedError } from '../../errors/app-error';
+import { type AccountContext, isPlayer } from '../../http/account-auth';
 import { AccountBannedError } from './identity.errors';
 import { LoginSessionRepository } from './login-session.repository';
+
+/** A kept login session is read again after this long (docs/operations.md, "Login sessions kept in memory"). */
+const KEPT_MS = 30_000;
+const KEPT_MAX = 10_000;
 
 /** Tokens are 32 random bytes in base64url; anything else is not worth a database read. */
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
@@ -16,6 +21,15 @@ function hashToken(token: string): Buffer {
 /** Login sessions behind the `auth_session` cookie: opaque random tokens, only their SHA-256 stored. */
 @Injectable()
 export class LoginSessionService {
+  /**
+   * Play-ready login sessions by the SHA-256 of their token (never the token), for routes whose
+   * statement checks the session itself (`PlayerAuth({ sessionCheckedByStatement: true })`, the
+   * heartbeat): what such a route takes from it (account, player and wallet ids, the session id)
+   * never changes while the session lives, and its statement refuses a session that was signed
+   * out, banned or expired since, on any instance. Dropped here on a sign-out or ban on this instance.
+   */
+  private readonly kept = new Map<string, { context: AccountContext; until: number }>();
+
   constructor(private readonly sessions: LoginSessionRepository) {}
 
   /** Starts a login session; the token is returned once, for the cookie. A banned account gets none (403 ACCOUNT_BANNED). */
@@ -25,9 +39,10 @@ export class LoginSessionService {
     return token;
   }
 
-  /** Ends every login session of a banned account, on every instance at once (sessions are read per request). */
+  /** Ends every login session of a banned account, on every instance at once (sessions are read per request; a heartbeat's statement checks the one it kept). */
   async revokeAllOf(accountId: string): Promise<void> {
     await this.sessions.revokeAllOf(accountId);
+    this.forgetKept((context) => context.accountId === accountId);
   }
 
   /** The signed-in account of a request's `auth_session` cookie, or undefined (no database read without a well-formed token). */
@@ -37,7 +52,39 @@ export class LoginSessionService {
 
   async resolve(token: string | undefined): Promise<AccountContext | undefined> {
     if (!token || !TOKEN.test(token)) return undefined;
-    const row = await this.sessions.resolve(hashToken(token));
+    return this.read(hashToken(token));
+  }
+
+  /**
+   * Like `fromRequest`, from memory when this instance read the same play-ready session less than
+   * 30 s ago: only for a route whose statement checks the session (liveLoginSessionSql) and that
+   * calls `requireLive` when its statement found nothing.
+   */
+  async fromRequestKept(request: Pick<Request, 'headers'>): Promise<AccountContext | undefined> {
+    const token = readAuthToken(request);
+    if (!token || !TOKEN.test(token)) return undefined;
+    const hash = hashToken(token);
+    const key = hash.toString('base64');
+    const now = Date.now();
+    const kept = this.kept.get(key);
+    if (kept && kept.until > now) return kept.context;
+    const context = await this.read(hash);
+    if (context && context.emailVerified && isPlayer(context)) {
+      if (this.kept.size >= KEPT_MAX) this.kept.clear();
+      this.kept.set(key, { context: Object.freeze(context), until: now + KEPT_MS });
+    } else this.kept.delete(key);
+    return context;
+  }
+
+  /** After a statement that checks the session found nothing: 401 when the session is over (and forgotten here), else nothing. */
+  async requireLive(context: Pick<AccountContext, 'loginSessionId'>): Promise<void> {
+    if (await this.sessions.isLive(context.loginSessionId)) return;
+    this.forgetKept((kept) => kept.loginSessionId === context.loginSessionId);
+    throw new UnauthenticatedError('Sign in first.');
+  }
+
+  private async read(hash: Buffer): Promise<AccountContext | undefined> {
+    const row = await this.sessions.resolve(hash);
     if (!row) return undefined;
     return {
       accountId: row.account_id,
@@ -61,6 +108,12 @@ export class LoginSessionService {
 
   async revoke(token: string | undefined): Promise<void> {
     if (!token || !TOKEN.test(token)) return;
-    await this.sessions.revokeByHash(hashToken(token));
+    const hash = hashToken(token);
+    await this.sessions.revokeByHash(hash);
+    this.kept.delete(hash.toString('base64'));
+  }
+
+  private forgetKept(matches: (context: AccountContext) => boolean): void {
+    for (const [key, { context }] of this.kept) if (matches(context)) this.kept.delete(key);
   }
 }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { RidingWrite } from '../../database/riding-write';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { isUuid } from '../../database/uuid';
+import { liveLoginSessionSql } from '../identity';
 
 /** A play session with its game's developer and whether it is still active (by the database clock). */
 export interface PlaySessionRecord {
@@ -135,14 +136,19 @@ export class PlaySessionRepository {
     return { text: targetTextsFor(boardSize).score, values: [isUuid(id) ? id : null, idleTimeoutSeconds] };
   }
 
-  /** Extends an active session of this player; undefined when it is not (unknown, foreign, ended or idle). */
-  async heartbeat(id: string, playerId: string, idleTimeoutSeconds: number): Promise<Date | undefined> {
+  /**
+   * Extends an active session of this player while their login session is live (the route trusts
+   * a kept login session: PlayerAuth({ sessionCheckedByStatement: true })); undefined when either
+   * is not (unknown, foreign, ended or idle; signed out, banned or expired).
+   */
+  async heartbeat(id: string, playerId: string, loginSessionId: string, idleTimeoutSeconds: number): Promise<Date | undefined> {
     if (!isUuid(id)) return undefined;
     const row = await this.uow.one<{ lastSeenAt: Date }>(
       `UPDATE play_sessions SET last_seen_at = GREATEST(last_seen_at, now())
-        WHERE id = $1 AND player_id = $2 AND ended_at IS NULL AND last_seen_at > now() - make_interval(secs => $3)
+        WHERE id = $1 AND player_id = $2 AND ended_at IS NULL AND last_seen_at > now() - make_interval(secs => $4)
+          AND ${liveLoginSessionSql('$3')}
         RETURNING last_seen_at AS "lastSeenAt"`,
-      [id, playerId, idleTimeoutSeconds],
+      [id, playerId, loginSessionId, idleTimeoutSeconds],
     );
     return row?.lastSeenAt;
   }

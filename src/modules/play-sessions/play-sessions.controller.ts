@@ -40,13 +40,13 @@ export class PlaySessionsController {
   }
 
   @Post(':id/heartbeat')
-  @PlayerAuth()
+  @PlayerAuth({ sessionCheckedByStatement: true })
   @HttpCode(200)
   @ApiOperation({ summary: 'Keep a play session alive', description: 'Moves lastSeenAt to now. Never revives an ended or timed-out session (410).' })
   @ApiOkResponse({ type: HeartbeatDto })
   @ApiErrors({ 400: 'INVALID_REQUEST: id longer than 64 characters', 404: 'SESSION_NOT_FOUND: unknown or another player\'s', 410: 'SESSION_EXPIRED: ended or idle past the timeout' })
   heartbeat(@CurrentPlayer() player: PlayerContext, @Param() params: PlaySessionIdParamsDto): Promise<HeartbeatDto> {
-    return this.sessions.heartbeat(player.playerId, params.id);
+    return this.sessions.heartbeat(player, params.id);
   }
 
   @Post(':id/end')

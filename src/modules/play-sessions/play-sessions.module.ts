@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { DeveloperPortalModule } from '../developer-portal';
+import { IdentityModule } from '../identity';
 import { IdempotencyModule } from '../idempotency';
 import { RateLimitsModule } from '../rate-limits';
 import { TypeOrmModule } from '@nestjs/typeorm';
@@ -13,7 +14,7 @@ import { PlaySessionsService } from './play-sessions.service';
 import { PlayerRefService } from './player-ref.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([PlaySession]), WalletModule, DeveloperPortalModule, IdempotencyModule, RateLimitsModule],
+  imports: [TypeOrmModule.forFeature([PlaySession]), WalletModule, DeveloperPortalModule, IdempotencyModule, RateLimitsModule, IdentityModule],
   controllers: [PlaySessionsController, DeveloperApiController],
   providers: [PlaySessionRepository, PlayerRefService, PlaySessionsService, InsertCoinService],
   exports: [PlaySessionsService, PlayerRefService],

@@ -3,6 +3,7 @@ import { CONFIG, Config } from '../../config';
 import type { RidingWrite } from '../../database/riding-write';
 import { ForbiddenError, InvalidRequestError, NotFoundError } from '../../errors/app-error';
 import { GamesService } from '../developer-portal';
+import { LoginSessionService } from '../identity';
 import type { PlayerContext } from '../../http/account-auth';
 import { WalletService } from '../wallet';
 import { accessTo, expiresAtOf, PlaySessionStatus, statusOf } from './play-session.rules';
@@ -63,6 +64,7 @@ export class PlaySessionsService {
     private readonly games: GamesService,
     private readonly wallets: WalletService,
     private readonly playerRefs: PlayerRefService,
+    private readonly loginSessions: LoginSessionService,
   ) {
     this.idleTimeoutSeconds = config.sessionIdleTimeoutSeconds;
   }
@@ -113,9 +115,17 @@ export class PlaySessionsService {
     };
   }
 
-  async heartbeat(playerId: string, sessionId: string): Promise<{ sessionId: string; lastSeenAt: Date; expiresAt: Date }> {
-    const lastSeenAt = await this.sessions.heartbeat(sessionId, playerId, this.idleTimeoutSeconds);
+  /**
+   * One statement when all is well: the route trusts a kept login session (PlayerAuth({
+   * sessionCheckedByStatement: true })), and the update checks that it is still live. When it
+   * updated nothing, the reasons are told apart in the CONTRACT §16.17 order: 401 for a login
+   * session over since, then 404 or 410 for the play session.
+   */
+  async heartbeat(player: Pick<PlayerContext, 'playerId' | 'loginSessionId'>, sessionId: string): Promise<{ sessionId: string; lastSeenAt: Date; expiresAt: Date }> {
+    const { playerId } = player;
+    const lastSeenAt = await this.sessions.heartbeat(sessionId, playerId, player.loginSessionId, this.idleTimeoutSeconds);
     if (!lastSeenAt) {
+      await this.loginSessions.requireLive(player);
       await this.requireActive(playerId, sessionId);
       // Active a moment ago but not when the heartbeat ran: it timed out in between.
       throw new SessionExpiredError();
