@@ -109,12 +109,13 @@ export function SignedIn(options: { emailVerified?: boolean } = {}) {
  * A play-ready player: signed in, e-mail verified, player profile linked. Read it with `@CurrentPlayer()`.
  *
  * `sessionCheckedByStatement: true` lets the instance answer from a login session it read less
- * than 30 s ago instead of reading it again (issue 20: the heartbeat's one round trip). Only for a
- * route whose handler (1) uses nothing of the context but `accountId`, `playerId`, `walletId` and
- * `loginSessionId`, which never change while the session lives, (2) puts `liveLoginSessionSql` of
- * `loginSessionId` in the WHERE clause of its statement, and (3) calls
- * `LoginSessionService.requireLive` when that statement found nothing, to answer 401 for a session
- * signed out, banned or expired since.
+ * than 30 s ago instead of reading it again (issue 20: one round trip fewer for heartbeat and
+ * insert-coin). Only for a route whose handler (1) uses nothing of the context but `accountId`,
+ * `playerId`, `walletId` and `loginSessionId`, which never change while the session lives, and
+ * (2) answers 401 for a session signed out, banned or expired since, checked by the database in
+ * its own statements: `liveLoginSessionSql` in the WHERE clause of an update, then
+ * `LoginSessionService.requireLive` when it matched nothing (heartbeat), or `loginStateColumnsSql`
+ * read with its first statement (insert-coin, which also takes `walletFrozen` from there).
  */
 export function PlayerAuth(options: { sessionCheckedByStatement?: boolean } = {}) {
   return cookieAuth(

@@ -235,6 +235,31 @@ describe('POST /api/play/sessions/{id}/insert-coin', () => {
     expect(await insertionsOf(sessionId)).toEqual([]);
   });
 
+  it('trusts a login session it read before only while the session lives: 401 at once after a sign-out, a ban, or an expiry or revocation in SQL, a replay included, and nothing debited', async () => {
+    const admin = await adminCookie(t);
+    const ends: [string, (who: SignedUpUser) => Promise<unknown>][] = [
+      ['sign-out', (who) => t.http().post('/auth/logout').set('Cookie', who.cookie).expect(204)],
+      ['ban', (who) => t.http().post(`/api/admin/users/${who.accountId}/ban`).set('Cookie', admin).send({ reason: 'Cheating.' }).expect(200)],
+      ['expiry in SQL', (who) => t.db.query("UPDATE login_sessions SET expires_at = now() - interval '1 second' WHERE account_id = $1", [who.accountId])],
+      ['revocation in SQL', (who) => t.db.query('UPDATE login_sessions SET revoked_at = now() WHERE account_id = $1', [who.accountId])],
+    ];
+    for (const [label, end] of ends) {
+      const player = await fundedPlayer(10);
+      const { sessionId } = await startSession(t, player, game.slug);
+      // This instance now keeps the login session: the next insert-coin does not read it.
+      const first = idempotencyKey();
+      await insert(player, sessionId, first).expect(200);
+      await end(player);
+      t.clock.advance(600);
+      const refused = await insert(player, sessionId, idempotencyKey());
+      const replay = await insert(player, sessionId, first);
+      expect({ label, fresh: [refused.status, refused.body.error], replay: [replay.status, replay.body.error] }).toEqual({
+        label, fresh: [401, 'UNAUTHENTICATED'], replay: [401, 'UNAUTHENTICATED'],
+      });
+      expect({ label, insertions: (await insertionsOf(sessionId)).length, ledger: (await ledgerOf(player.playerId)).length }).toEqual({ label, insertions: 1, ledger: 2 });
+    }
+  });
+
   it('keeps taking coins in a session that began before its game was suspended (spec §4.2 lists no GAME_UNAVAILABLE)', async () => {
     const player = await fundedPlayer(4);
     const suspended = await publishGame(t, dev, { coinsPerCredit: 1 });

@@ -3,7 +3,10 @@
  * its verification, exactly-once credits, and the life order of events whatever their arrival.
  * Money is read back from the API and the database after each story.
  */
+import { randomUUID } from 'node:crypto';
+import { UnitOfWork } from '../../src/database/unit-of-work';
 import { InsertCoinService } from '../../src/modules/play-sessions/insert-coin.service';
+import { WalletService } from '../../src/modules/wallet/wallet.service';
 import { WalletFrozenError } from '../../src/modules/wallet/wallet.errors';
 import { checkInvariants } from '../../src/ops/invariants';
 import type { TestApp } from '../support/app';
@@ -465,13 +468,18 @@ describe('buying coins (sandbox)', () => {
       expect(replay.body).toEqual({ ...earlierAnswer, replayed: true });
     });
 
-    it('refuses a freeze that landed after the login session was read: the debit statement checks it too', async () => {
+    it('refuses a freeze that landed after the login session was read: the claim reads the wallet, and the debit statement checks it too', async () => {
       const walletId = (await t.db.query<{ id: string }>('SELECT id FROM wallets WHERE player_id = $1', [player.playerId])).rows[0]!.id;
+      const loginSessionId = (await t.db.query<{ id: string }>('SELECT id FROM login_sessions WHERE account_id = $1 AND revoked_at IS NULL', [player.accountId])).rows[0]!.id;
       const before = await balanceOf(t, player);
-      const caller = { accountId: player.accountId, playerId: player.playerId, walletId, walletFrozen: false };
+      // A caller as a login session kept from before the freeze gives it: nothing in it says frozen.
+      const caller = { accountId: player.accountId, playerId: player.playerId, walletId, loginSessionId };
       await expect(t.app.nest.get(InsertCoinService).insertCoin(caller, sessionId, { idempotencyKey: idempotencyKey('race') })).rejects.toBeInstanceOf(WalletFrozenError);
+      // The debit statement alone, as when the freeze commits between the claim and the debit.
+      const { rows } = await t.db.query<{ game_id: string; developer_id: string }>('SELECT ps.game_id, g.developer_id FROM play_sessions ps JOIN games g ON g.id = ps.game_id WHERE ps.id = $1', [sessionId]);
+      const debit = { walletId, coins: 1, insertionId: randomUUID(), playSessionId: sessionId, gameId: rows[0]!.game_id, playerId: player.playerId, developerId: rows[0]!.developer_id };
+      await expect(t.app.nest.get(UnitOfWork).run(() => t.app.nest.get(WalletService).payForInsertion(debit))).rejects.toBeInstanceOf(WalletFrozenError);
       expect(await balanceOf(t, player)).toBe(before);
-      t.clock.advance(550); // this one reached the wallet: an attempt toward 1 per 500 ms
     });
 
     it('refuses new purchases with 403 WALLET_FROZEN after validation; a repeat of an earlier key answers 200', async () => {

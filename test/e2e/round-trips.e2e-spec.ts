@@ -10,7 +10,8 @@ import { fundPlayer, idempotencyKey, paidSession, postScore, postTrustedScore, s
  * COMMIT included — is counted; the test's own reads (another database role) are not. A change
  * that adds a statement to insert-coin or a score fails here, not only in the bench.
  */
-const TARGETS = { insertCoin: 5, playerScore: 6, trustedScore: 5 };
+// Issue 20 allows insert-coin 5 and a player score 6; both take 4 from a login session their instance keeps (as measured here).
+const TARGETS = { insertCoin: 4, playerScore: 4, trustedScore: 5 };
 
 describe('round trips to PostgreSQL per request', () => {
   let t: TestApp;

@@ -118,13 +118,18 @@ export class IdempotencyService {
    * the claim's statement read, at no extra round trip; a replay costs one (the stored answer).
    */
   async executeWith<T extends { replayed: boolean }, R>(
-    request: IdempotentRequest & { checkRead?: (row: R | undefined) => void },
+    request: IdempotentRequest & {
+      checkRead?: (row: R | undefined) => void;
+      /** Throws the caller's own refusal (401) from the row the claim read, before anything is answered, a replay included. */
+      checkCaller?: (row: R | undefined) => void;
+    },
     statusCode: number,
     read: ClaimedRead,
     work: (row: R | undefined, store: AnswerStore) => Promise<T | UnkeptAnswer<T>>,
   ): Promise<IdempotentResult<T>> {
     this.uow.requireTransaction();
     const claim = await this.keys.claimWith<R>(request.caller, request.key, request.fingerprint, read);
+    request.checkCaller?.(claim.row);
     if (!claim.claimed) {
       const row = await this.keys.find(request.caller, request.key);
       if (!row) throw new Error('Idempotency key lost its row after a failed claim.');

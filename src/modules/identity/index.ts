@@ -4,7 +4,7 @@ export { AccountsService } from './accounts.service';
 export type { AdminUserView } from './accounts.service';
 export { EmailVerificationService } from './email-verification.service';
 export { LoginSessionService } from './login-session.service';
-export { liveLoginSessionSql } from './login-session.repository';
+export { liveLoginSessionSql, withLoginStateSql } from './login-session.repository';
 export { PlayersService } from './players.service';
 export { UserModerationService } from './user-moderation.service';
 export { normalizeEmail } from './email-address';

@@ -23,10 +23,11 @@ function hashToken(token: string): Buffer {
 export class LoginSessionService {
   /**
    * Play-ready login sessions by the SHA-256 of their token (never the token), for routes whose
-   * statement checks the session itself (`PlayerAuth({ sessionCheckedByStatement: true })`, the
-   * heartbeat): what such a route takes from it (account, player and wallet ids, the session id)
-   * never changes while the session lives, and its statement refuses a session that was signed
-   * out, banned or expired since, on any instance. Dropped here on a sign-out or ban on this instance.
+   * statements check the session themselves (`PlayerAuth({ sessionCheckedByStatement: true })`:
+   * heartbeat, insert-coin, score): what such a route takes from it (account, player and wallet
+   * ids, the session id) never changes while the session lives, and their statements refuse a
+   * session that was signed out, banned or expired since, on any instance. Dropped here on a
+   * sign-out or ban on this instance.
    */
   private readonly kept = new Map<string, { context: AccountContext; until: number }>();
 
@@ -39,7 +40,7 @@ export class LoginSessionService {
     return token;
   }
 
-  /** Ends every login session of a banned account, on every instance at once (sessions are read per request; a heartbeat's statement checks the one it kept). */
+  /** Ends every login session of a banned account, on every instance at once (sessions are read per request, or checked by the statements of the routes that keep them). */
   async revokeAllOf(accountId: string): Promise<void> {
     await this.sessions.revokeAllOf(accountId);
     this.forgetKept((context) => context.accountId === accountId);

@@ -14,11 +14,11 @@ const userNotFound = () => new NotFoundError('No such user.');
 
 /**
  * Finding, banning and unbanning users (CONTRACT §18). A ban revokes every login session of the
- * user in its transaction; login sessions are read from PostgreSQL on every request (a heartbeat's
- * statement checks the one it kept itself), so every instance refuses the user's cookies from the
- * commit on. While banned, sign-in answers 403 ACCOUNT_BANNED and the user's API keys 401 (both
- * read `accounts.banned_at`; instances that keep valid keys in memory drop the account's on the
- * ban's notification).
+ * user in its transaction; login sessions are read from PostgreSQL on every request (heartbeat,
+ * insert-coin and score check the one they kept in their own statements), so every instance
+ * refuses the user's cookies from the commit on. While banned, sign-in answers 403 ACCOUNT_BANNED
+ * and the user's API keys 401 (both read `accounts.banned_at`; instances that keep valid keys in
+ * memory drop the account's on the ban's notification).
  */
 @Injectable()
 export class UserModerationService {

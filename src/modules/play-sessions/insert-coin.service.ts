@@ -6,7 +6,9 @@ import { IdempotencyService, UnkeptAnswer } from '../idempotency';
 import { RateLimiter } from '../rate-limits';
 import { WalletFrozenError } from '../wallet';
 import { WalletService } from '../wallet';
-import { PlaySessionRecord, PlaySessionsService } from './play-sessions.service';
+import { LoginState, PlaySessionRecord, PlaySessionsService, readWithLoginState, withLoginState } from './play-sessions.service';
+
+type PlaySessionWithLoginState = Partial<PlaySessionRecord> & LoginState;
 
 export interface InsertCoinAnswer {
   insertionId: string;
@@ -22,9 +24,11 @@ export interface InsertCoinAnswer {
  * the idempotency key (a replay or key conflict is answered here, before anything else) together
  * with the play session's read (404, 410); the rate limit (429; §16.4/§16.18: a 402 counts, a
  * replay, 409 or 429 does not); one statement for the debit with the insertion, the earning and
- * the stored answer (402). Five round trips with the login session, BEGIN and COMMIT:
- * docs/performance.md. A frozen wallet (CONTRACT §19) costs no round trip: the login session's
- * read says so, and the debit statement refuses a freeze that landed since (403 WALLET_FROZEN
+ * the stored answer (402). Four round trips with BEGIN and COMMIT (five when the login session is
+ * read too): docs/performance.md. The route trusts a login session its instance kept
+ * (PlayerAuth({ sessionCheckedByStatement: true })): the claim's statement also reads whether the
+ * login session is still live (401 first, a replay included) and whether the wallet is frozen
+ * (CONTRACT §19), and the debit statement refuses a freeze that landed since (403 WALLET_FROZEN
  * either way).
  *
  * Test mode debits and stores nothing (no insertion, no key) but is rate limited like a paid
@@ -40,21 +44,25 @@ export class InsertCoinService {
     private readonly wallets: WalletService,
   ) {}
 
-  async insertCoin(player: Pick<PlayerContext, 'accountId' | 'playerId' | 'walletId' | 'walletFrozen'>, sessionId: string, body: { idempotencyKey: string }): Promise<InsertCoinAnswer> {
+  async insertCoin(player: Pick<PlayerContext, 'accountId' | 'playerId' | 'walletId' | 'loginSessionId'>, sessionId: string, body: { idempotencyKey: string }): Promise<InsertCoinAnswer> {
     const playerId = player.playerId;
     const request = {
       caller: `account:${player.accountId}` as const,
       key: body.idempotencyKey,
       fingerprint: this.idempotency.fingerprint('insert-coin', sessionId, body),
-      checkRead: (row: PlaySessionRecord | undefined) => this.sessions.checkActive(playerId, row),
+      // The route trusts a kept login session: 401 when it is over, before a replay is answered.
+      checkCaller: (row: PlaySessionWithLoginState | undefined) => withLoginState(row),
+      checkRead: (row: PlaySessionWithLoginState | undefined) => this.sessions.checkActive(playerId, withLoginState<PlaySessionRecord>(row).found),
     };
     const walletId = player.walletId;
+    const read = readWithLoginState(this.sessions.activeRead(sessionId), player.loginSessionId);
     const result = await this.uow.run(() =>
-      this.idempotency.executeWith<InsertCoinAnswer, PlaySessionRecord>(request, 200, this.sessions.activeRead(sessionId), async (row, store) => {
-        const session = this.sessions.checkActive(playerId, row);
-        // A frozen wallet (CONTRACT §19) is refused before the limit, as read with the login session:
-        // a 403 is no attempt, and the money statement refuses a freeze that came in between.
-        if (player.walletFrozen) throw new WalletFrozenError();
+      this.idempotency.executeWith<InsertCoinAnswer, PlaySessionWithLoginState>(request, 200, read, async (row, store) => {
+        const { found, walletFrozen } = withLoginState<PlaySessionRecord>(row);
+        const session = this.sessions.checkActive(playerId, found);
+        // A frozen wallet (CONTRACT §19) is refused before the limit, as read with the claim: a 403
+        // is no attempt, and the money statement refuses a freeze that came in between.
+        if (walletFrozen) throw new WalletFrozenError();
         // Both rules in one step: an attempt refused by either is counted by neither (§16.4).
         await this.limits.consume({ throttler: 'insert-coin-burst', tracker: session.id }, { throttler: 'insert-coin-minute', tracker: session.id });
         if (session.testMode) {

@@ -60,7 +60,7 @@ export class PlaySessionsController {
   }
 
   @Post(':id/insert-coin')
-  @PlayerAuth()
+  @PlayerAuth({ sessionCheckedByStatement: true })
   @HttpCode(200)
   @ApiOperation({
     summary: 'Buy one credit',

@@ -21,7 +21,7 @@ export class ScoringController {
   constructor(private readonly submitScore: SubmitScoreService, private readonly initials: ScoreInitialsService) {}
 
   @Post()
-  @PlayerAuth()
+  @PlayerAuth({ sessionCheckedByStatement: true })
   @HttpCode(200)
   @ApiOperation({
     summary: 'Submit a player score',

@@ -6,7 +6,7 @@ import { NotFoundError } from '../../errors/app-error';
 import type { ApiKeyContext } from '../developer-portal';
 import { AnswerStore, IdempotencyService, UnkeptAnswer } from '../idempotency';
 import type { PlayerContext } from '../../http/account-auth';
-import { InsertionRecord, PlaySessionRecord, PlaySessionsService } from '../play-sessions';
+import { InsertionRecord, LoginState, PlaySessionRecord, PlaySessionsService, readWithLoginState, withLoginState } from '../play-sessions';
 import { LimitHit, RateLimiter } from '../rate-limits';
 import { BOARD_SIZE, BoardEntry, initialsOutcome, placeOnBoard } from './leaderboard.rules';
 import { LeaderboardService } from './leaderboard.service';
@@ -53,7 +53,9 @@ interface Target {
 }
 
 /** A play session as the player score's statement reads it. */
-type PlayerScoreRow = PlaySessionRecord & { insertionId: string | null; insertionVoided: boolean | null; insertionScored: boolean | null; now: Date; board: BoardJson };
+type PlayerScoreTarget = PlaySessionRecord & { insertionId: string | null; insertionVoided: boolean | null; insertionScored: boolean | null; now: Date; board: BoardJson };
+/** The route trusts a kept login session: the target is read with the caller's login state (readWithLoginState). */
+type PlayerScoreRow = Partial<PlayerScoreTarget> & LoginState;
 
 /** An insertion as the trusted score's statement reads it. */
 type TrustedScoreRow = InsertionRecord & { scored: boolean; playerInitials: string | null; now: Date; board: BoardJson };
@@ -79,7 +81,7 @@ export class SubmitScoreService {
   ) {}
 
   async submitPlayerScore(
-    player: Pick<PlayerContext, 'accountId' | 'playerId' | 'playerInitials'>,
+    player: Pick<PlayerContext, 'accountId' | 'playerId' | 'loginSessionId'>,
     playSessionId: string,
     input: ScoreInput,
   ): Promise<ScoreResult> {
@@ -88,16 +90,19 @@ export class SubmitScoreService {
       caller: `account:${player.accountId}` as const,
       key: input.idempotencyKey,
       fingerprint: this.idempotency.fingerprint('play-score', playSessionId, { score: input.score }),
-      checkRead: (row: PlayerScoreRow | undefined) => this.playSessions.checkActive(playerId, row),
+      // 401 when the kept login session is over, before a replay is answered.
+      checkCaller: (row: PlayerScoreRow | undefined) => withLoginState<PlayerScoreTarget>(row),
+      checkRead: (row: PlayerScoreRow | undefined) => this.playSessions.checkActive(playerId, withLoginState<PlayerScoreTarget>(row).found),
     };
     const limitsOf = (session: PlaySessionRecord): LimitHit[] => [
       { throttler: 'score-per-session', tracker: session.id },
       { throttler: 'score-per-player', tracker: playerId },
     ];
-    const read = this.playSessions.scoreTargetRead(playSessionId, BOARD_SIZE);
+    const read = readWithLoginState(this.playSessions.scoreTargetRead(playSessionId, BOARD_SIZE), player.loginSessionId);
     const result = await this.uow.run(() =>
       this.idempotency.executeWith<ScoreResult, PlayerScoreRow>(request, 200, read, async (row, store) => {
-        const session = this.playSessions.checkActive(playerId, row);
+        const { found, playerInitials } = withLoginState<PlayerScoreTarget>(row);
+        const session = this.playSessions.checkActive(playerId, found);
         if (session.testMode) return new UnkeptAnswer(await this.testModeResult(session, input.score, limitsOf(session)));
         if (!session.insertionId) throw new CoinRequiredError();
         if (session.insertionVoided) throw new InsertionVoidedError();
@@ -110,7 +115,7 @@ export class SubmitScoreService {
             source: 'player',
             maxScore: session.maxScore,
             scored: session.insertionScored === true,
-            preferredInitials: player.playerInitials,
+            preferredInitials: playerInitials,
             board: session.board,
             now: session.now,
             limits: limitsOf(session),
@@ -190,7 +195,7 @@ export class SubmitScoreService {
   }
 
   /** Test mode (CONTRACT §9): no coin, no score stored; where the score would have placed. */
-  private async testModeResult(session: PlayerScoreRow, score: number, limits: LimitHit[]): Promise<ScoreResult> {
+  private async testModeResult(session: PlayerScoreTarget, score: number, limits: LimitHit[]): Promise<ScoreResult> {
     if (score > session.maxScore) throw new ScoreOutOfRangeError(String(session.maxScore));
     await this.rateLimits.consume(...limits);
     const placement = placeOnBoard(boardOf(session.board), { id: '', score: String(score), achievedAt: session.now });
