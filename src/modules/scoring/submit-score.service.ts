@@ -66,8 +66,9 @@ type TrustedScoreRow = InsertionRecord & { scored: boolean; playerInitials: stri
  * Each runs in one transaction that first claims the key, so a replay or key conflict is answered
  * before any other check (CONTRACT §7, §16.17), as insert-coin does. The claim carries the one
  * read a score needs (the play session or insertion, its latest insertion, the board as it stands);
- * the score, the session's lastSeenAt and the stored answer are one statement: five round trips
- * with authentication, BEGIN and COMMIT (docs/performance.md).
+ * the score, the session's lastSeenAt and the stored answer are one statement: four round trips
+ * with BEGIN and COMMIT (docs/performance.md). A player score's route trusts a kept login session:
+ * its claim also reads the caller's login state (401 first) and saved initials (readWithLoginState).
  */
 @Injectable()
 export class SubmitScoreService {
