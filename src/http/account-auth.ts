@@ -109,13 +109,14 @@ export function SignedIn(options: { emailVerified?: boolean } = {}) {
  * A play-ready player: signed in, e-mail verified, player profile linked. Read it with `@CurrentPlayer()`.
  *
  * `sessionCheckedByStatement: true` lets the instance answer from a login session it read less
- * than 30 s ago instead of reading it again (issue 20: one round trip fewer for heartbeat and
- * insert-coin). Only for a route whose handler (1) uses nothing of the context but `accountId`,
- * `playerId`, `walletId` and `loginSessionId`, which never change while the session lives, and
- * (2) answers 401 for a session signed out, banned or expired since, checked by the database in
- * its own statements: `liveLoginSessionSql` in the WHERE clause of an update, then
- * `LoginSessionService.requireLive` when it matched nothing (heartbeat), or `loginStateColumnsSql`
- * read with its first statement (insert-coin, which also takes `walletFrozen` from there).
+ * than 30 s ago instead of reading it again (issue 20: one round trip fewer for heartbeat,
+ * insert-coin and score). Only for a route whose handler (1) uses nothing of the context but
+ * `accountId`, `playerId`, `walletId` and `loginSessionId`, which never change while the session
+ * lives, and (2) answers 401 for a session signed out, banned or expired since, checked by the
+ * database in its own statements: `liveLoginSessionSql` in the WHERE clause of an update, then
+ * `LoginSessionService.requireLive` when it matched nothing (heartbeat), or `readWithLoginState`
+ * around its first statement (insert-coin and score, which take the wallet's freeze and the saved
+ * initials from there too).
  */
 export function PlayerAuth(options: { sessionCheckedByStatement?: boolean } = {}) {
   return cookieAuth(

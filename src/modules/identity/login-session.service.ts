@@ -7,7 +7,7 @@ import { type AccountContext, isPlayer } from '../../http/account-auth';
 import { AccountBannedError } from './identity.errors';
 import { LoginSessionRepository } from './login-session.repository';
 
-/** A kept login session is read again after this long (docs/operations.md, "Login sessions kept in memory"). */
+/** A kept login session is read again after this long (docs/operations.md, "Scaling out"). */
 const KEPT_MS = 30_000;
 const KEPT_MAX = 10_000;
 
@@ -58,8 +58,8 @@ export class LoginSessionService {
 
   /**
    * Like `fromRequest`, from memory when this instance read the same play-ready session less than
-   * 30 s ago: only for a route whose statement checks the session (liveLoginSessionSql) and that
-   * calls `requireLive` when its statement found nothing.
+   * 30 s ago: only for a route whose statements check the session themselves (see PlayerAuth's
+   * `sessionCheckedByStatement`).
    */
   async fromRequestKept(request: Pick<Request, 'headers'>): Promise<AccountContext | undefined> {
     const token = readAuthToken(request);
