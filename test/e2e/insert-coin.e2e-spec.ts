@@ -1,5 +1,6 @@
 import { TestApp } from '../support/app';
 import { adminCookie, createDeveloper, createGame, createWorldApp, Developer, publishGame, signUpPlayer, signUpVerifiedPlayer, SignedUpUser } from '../support/factories';
+import { loginSessionEndings } from '../support/login-session-endings';
 import { fundPlayer, idempotencyKey, startSession } from '../support/play';
 
 /** Spec §4.2, §2.4; CONTRACT §7, §8, §12, §16.4, §16.5, §16.17, §16.18, §16.32. */
@@ -236,14 +237,7 @@ describe('POST /api/play/sessions/{id}/insert-coin', () => {
   });
 
   it('trusts a login session it read before only while the session lives: 401 at once after a sign-out, a ban, or an expiry or revocation in SQL, a replay included, and nothing debited', async () => {
-    const admin = await adminCookie(t);
-    const ends: [string, (who: SignedUpUser) => Promise<unknown>][] = [
-      ['sign-out', (who) => t.http().post('/auth/logout').set('Cookie', who.cookie).expect(204)],
-      ['ban', (who) => t.http().post(`/api/admin/users/${who.accountId}/ban`).set('Cookie', admin).send({ reason: 'Cheating.' }).expect(200)],
-      ['expiry in SQL', (who) => t.db.query("UPDATE login_sessions SET expires_at = now() - interval '1 second' WHERE account_id = $1", [who.accountId])],
-      ['revocation in SQL', (who) => t.db.query('UPDATE login_sessions SET revoked_at = now() WHERE account_id = $1', [who.accountId])],
-    ];
-    for (const [label, end] of ends) {
+    for (const [label, end] of loginSessionEndings(t)) {
       const player = await fundedPlayer(10);
       const { sessionId } = await startSession(t, player, game.slug);
       // This instance now keeps the login session: the next insert-coin does not read it.

@@ -3,7 +3,7 @@ import { PlayerRefService } from '../../src/modules/play-sessions/player-ref.ser
 import { createTestApp, TestApp } from '../support/app';
 import { createTestDatabase } from '../support/database';
 import { adminCookie, createApiKey, createDeveloper, createGame, createWorldApp, Developer, publishGame, signUpPlayer, signUpVerifiedPlayer, SignedUpUser } from '../support/factories';
-import { signedInAdmin } from '../support/admin';
+import { loginSessionEndings } from '../support/login-session-endings';
 import { fundPlayer, idempotencyKey, insertCoin, startSession } from '../support/play';
 
 /** Spec §3.1 and §4.1, §4.3, §4.4; CONTRACT §6, §16.1, §16.2, §16.6. Idle timeout: 2 seconds. */
@@ -213,15 +213,8 @@ describe('play sessions', () => {
     });
 
     it('heartbeat trusts a login session it read before only while the session lives: 401 at once after a sign-out, a ban, or an expiry or revocation made in SQL, the play session untouched', async () => {
-      const admin = await signedInAdmin(t);
       const lastSeen = async (sessionId: string) => (await t.db.query('SELECT last_seen_at FROM play_sessions WHERE id = $1', [sessionId])).rows[0].last_seen_at.toISOString();
-      const ends: [string, (who: SignedUpUser & { playerId: string }) => Promise<unknown>][] = [
-        ['sign-out', (who) => t.http().post('/auth/logout').set('Cookie', who.cookie).expect(204)],
-        ['ban', (who) => admin.post(`/api/admin/users/${who.accountId}/ban`, { reason: 'Cheating.' }).expect(200)],
-        ['expiry in SQL', (who) => t.db.query("UPDATE login_sessions SET expires_at = now() - interval '1 second' WHERE account_id = $1", [who.accountId])],
-        ['revocation in SQL', (who) => t.db.query('UPDATE login_sessions SET revoked_at = now() WHERE account_id = $1', [who.accountId])],
-      ];
-      for (const [label, end] of ends) {
+      for (const [label, end] of loginSessionEndings(t)) {
         const who = await signUpVerifiedPlayer(t);
         const { sessionId } = await startSession(t, who, game.slug);
         // Twice: the second heartbeat is answered from the login session this instance keeps.

@@ -2,36 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { IsNull } from 'typeorm';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { LoginSession } from './login-session.entity';
+import { liveLoginSessionSql } from './login-state';
 
-/**
- * SQL that is true while the login session `param` names is live: not revoked, not expired, its
- * account not banned. A statement of a route that trusts a kept login session
- * (`PlayerAuth({ sessionCheckedByStatement: true })`) puts it in its WHERE clause, so that a
- * sign-out, ban or expiry made anywhere takes effect on its very next call (CONTRACT §18 "at once").
- */
-export function liveLoginSessionSql(param: string): string {
-  return `EXISTS (SELECT 1 FROM login_sessions ls JOIN accounts la ON la.id = ls.account_id
-                   WHERE ls.id = ${param} AND ls.revoked_at IS NULL AND ls.expires_at > now() AND la.banned_at IS NULL)`;
-}
-
-/**
- * `read` (a statement of at most one row) as the first statement of a route that trusts a kept
- * login session: always one row, with the login session `param` names as of this statement —
- * `loginLive` (as liveLoginSessionSql; null when the row is gone), and what a kept session may no
- * longer say: `walletFrozen` (CONTRACT §19 freezes and lifts at once) and `playerInitials` (saved
- * initials are taken "from then on", CONTRACT §16.8) — then the read's columns, null when it found none.
- */
-export function withLoginStateSql(read: string, param: string): string {
-  return `SELECT login."loginLive", login."walletFrozen", login."playerInitials", r.*
-    FROM (SELECT 1) AS one
-    LEFT JOIN LATERAL (
-      SELECT ls.revoked_at IS NULL AND ls.expires_at > now() AND la.banned_at IS NULL AS "loginLive",
-             lw.frozen_at IS NOT NULL AS "walletFrozen", lp.initials AS "playerInitials"
-        FROM login_sessions ls JOIN accounts la ON la.id = ls.account_id
-        LEFT JOIN players lp ON lp.account_id = la.id LEFT JOIN wallets lw ON lw.player_id = lp.id
-       WHERE ls.id = ${param}) AS login ON true
-    LEFT JOIN LATERAL (${read}) AS r ON true`;
-}
+const IS_LIVE = `SELECT ${liveLoginSessionSql('$1')} AS live`;
 
 export interface AuthRow {
   login_session_id: string;
@@ -66,7 +39,7 @@ export class LoginSessionRepository {
     return row?.id;
   }
 
-  /** One indexed read per request (three play routes keep it: PlayerAuth({ sessionCheckedByStatement: true })): the live login session with everything the guards check. */
+  /** One indexed read per request (three play routes keep it: login-state.ts): the live login session with everything the guards check. */
   resolve(tokenHash: Buffer): Promise<AuthRow | undefined> {
     return this.uow.one<AuthRow>(
       `SELECT s.id AS login_session_id, a.id AS account_id, a.email, a.email_verified_at IS NOT NULL AS email_verified,
@@ -84,7 +57,7 @@ export class LoginSessionRepository {
 
   /** Whether the login session is live (see liveLoginSessionSql). */
   async isLive(loginSessionId: string): Promise<boolean> {
-    const row = await this.uow.one<{ live: boolean }>(`SELECT ${liveLoginSessionSql('$1')} AS live`, [loginSessionId]);
+    const row = await this.uow.one<{ live: boolean }>(IS_LIVE, [loginSessionId]);
     return row?.live === true;
   }
 

@@ -18,6 +18,11 @@ function hashToken(token: string): Buffer {
   return createHash('sha256').update(token).digest();
 }
 
+/** The SHA-256 of a well-formed token; undefined for none or a malformed one (never worth a database read). */
+function hashOf(token: string | undefined): Buffer | undefined {
+  return token && TOKEN.test(token) ? hashToken(token) : undefined;
+}
+
 /** Login sessions behind the `auth_session` cookie: opaque random tokens, only their SHA-256 stored. */
 @Injectable()
 export class LoginSessionService {
@@ -52,8 +57,8 @@ export class LoginSessionService {
   }
 
   async resolve(token: string | undefined): Promise<AccountContext | undefined> {
-    if (!token || !TOKEN.test(token)) return undefined;
-    return this.read(hashToken(token));
+    const hash = hashOf(token);
+    return hash && this.read(hash);
   }
 
   /**
@@ -62,9 +67,8 @@ export class LoginSessionService {
    * `sessionCheckedByStatement`).
    */
   async fromRequestKept(request: Pick<Request, 'headers'>): Promise<AccountContext | undefined> {
-    const token = readAuthToken(request);
-    if (!token || !TOKEN.test(token)) return undefined;
-    const hash = hashToken(token);
+    const hash = hashOf(readAuthToken(request));
+    if (!hash) return undefined;
     const key = hash.toString('base64');
     const now = Date.now();
     const kept = this.kept.get(key);
@@ -108,8 +112,8 @@ export class LoginSessionService {
   }
 
   async revoke(token: string | undefined): Promise<void> {
-    if (!token || !TOKEN.test(token)) return;
-    const hash = hashToken(token);
+    const hash = hashOf(token);
+    if (!hash) return;
     await this.sessions.revokeByHash(hash);
     this.kept.delete(hash.toString('base64'));
   }

@@ -6,7 +6,8 @@ import { IdempotencyService, UnkeptAnswer } from '../idempotency';
 import { RateLimiter } from '../rate-limits';
 import { WalletFrozenError } from '../wallet';
 import { WalletService } from '../wallet';
-import { LoginState, PlaySessionRecord, PlaySessionsService, readWithLoginState, withLoginState } from './play-sessions.service';
+import { LoginState, readWithLoginState, requireLiveLogin, splitLoginState } from '../identity';
+import { PlaySessionRecord, PlaySessionsService } from './play-sessions.service';
 
 type PlaySessionWithLoginState = Partial<PlaySessionRecord> & LoginState;
 
@@ -51,14 +52,14 @@ export class InsertCoinService {
       key: body.idempotencyKey,
       fingerprint: this.idempotency.fingerprint('insert-coin', sessionId, body),
       // The route trusts a kept login session: 401 when it is over, before a replay is answered.
-      checkCaller: (row: PlaySessionWithLoginState | undefined) => withLoginState(row),
-      checkRead: (row: PlaySessionWithLoginState | undefined) => this.sessions.checkActive(playerId, withLoginState<PlaySessionRecord>(row).found),
+      checkCaller: requireLiveLogin,
+      checkRead: (row: PlaySessionWithLoginState | undefined) => this.sessions.checkActive(playerId, splitLoginState<PlaySessionRecord>(row!).found),
     };
     const walletId = player.walletId;
     const read = readWithLoginState(this.sessions.activeRead(sessionId), player.loginSessionId);
     const result = await this.uow.run(() =>
       this.idempotency.executeWith<InsertCoinAnswer, PlaySessionWithLoginState>(request, 200, read, async (row, store) => {
-        const { found, walletFrozen } = withLoginState<PlaySessionRecord>(row);
+        const { found, walletFrozen } = splitLoginState<PlaySessionRecord>(row!);
         const session = this.sessions.checkActive(playerId, found);
         // A frozen wallet (CONTRACT §19) is refused before the limit, as read with the claim: a 403
         // is no attempt, and the money statement refuses a freeze that came in between.

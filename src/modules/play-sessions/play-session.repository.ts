@@ -89,6 +89,12 @@ const trustedTargetSql = (boardSize: number) => `SELECT i.id, i.play_session_id 
   LEFT JOIN insertion_voids v ON v.insertion_id = i.id
  WHERE i.id = $1 AND g.developer_id = $2`;
 
+/** See `heartbeat`: only an active session of this player, only while the login session `$3` is live. */
+const HEARTBEAT_SQL = `UPDATE play_sessions SET last_seen_at = GREATEST(last_seen_at, now())
+  WHERE id = $1 AND player_id = $2 AND ended_at IS NULL AND last_seen_at > now() - make_interval(secs => $4)
+    AND ${liveLoginSessionSql('$3')}
+  RETURNING last_seen_at AS "lastSeenAt"`;
+
 const TOUCH_RIDER = `UPDATE play_sessions SET last_seen_at = GREATEST(last_seen_at, now()) WHERE id = $1::uuid AND {when} RETURNING 1`;
 
 const BY_ID_SQL = `SELECT ${SESSION_COLUMNS} FROM play_sessions ps JOIN games g ON g.id = ps.game_id WHERE ps.id = $1`;
@@ -143,13 +149,7 @@ export class PlaySessionRepository {
    */
   async heartbeat(id: string, playerId: string, loginSessionId: string, idleTimeoutSeconds: number): Promise<Date | undefined> {
     if (!isUuid(id)) return undefined;
-    const row = await this.uow.one<{ lastSeenAt: Date }>(
-      `UPDATE play_sessions SET last_seen_at = GREATEST(last_seen_at, now())
-        WHERE id = $1 AND player_id = $2 AND ended_at IS NULL AND last_seen_at > now() - make_interval(secs => $4)
-          AND ${liveLoginSessionSql('$3')}
-        RETURNING last_seen_at AS "lastSeenAt"`,
-      [id, playerId, loginSessionId, idleTimeoutSeconds],
-    );
+    const row = await this.uow.one<{ lastSeenAt: Date }>(HEARTBEAT_SQL, [id, playerId, loginSessionId, idleTimeoutSeconds]);
     return row?.lastSeenAt;
   }
 

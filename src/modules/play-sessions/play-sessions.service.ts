@@ -1,11 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CONFIG, Config } from '../../config';
 import type { RidingWrite } from '../../database/riding-write';
-import { ForbiddenError, InvalidRequestError, NotFoundError, UnauthenticatedError } from '../../errors/app-error';
+import { ForbiddenError, InvalidRequestError, NotFoundError } from '../../errors/app-error';
 import { GamesService } from '../developer-portal';
 import { LoginSessionService } from '../identity';
 import type { PlayerContext } from '../../http/account-auth';
-import { withLoginStateSql } from '../identity';
 import { WalletService } from '../wallet';
 import { accessTo, expiresAtOf, PlaySessionStatus, statusOf } from './play-session.rules';
 import { InsertionRecord, PlaySessionRecord, PlaySessionRepository } from './play-session.repository';
@@ -229,25 +228,4 @@ export class PlaySessionsService {
       insertions,
     };
   }
-}
-
-/** What a kept login session may no longer say, read with the first statement of its route (withLoginStateSql). */
-export interface LoginState {
-  loginLive: boolean | null;
-  walletFrozen: boolean | null;
-  playerInitials: string | null;
-}
-
-/**
- * `read` with the caller's login state, for a route that trusts a kept login session
- * (PlayerAuth({ sessionCheckedByStatement: true })): always one row; split it with `withLoginState`.
- */
-export function readWithLoginState(read: { text: string; values: unknown[] }, loginSessionId: string): { text: string; values: unknown[] } {
-  return { text: withLoginStateSql(read.text, `$${read.values.length + 1}`), values: [...read.values, loginSessionId] };
-}
-
-/** Splits a row of `readWithLoginState`; 401 when the kept login session is over (signed out, banned or expired since). */
-export function withLoginState<R extends { id: string }>(row: (Partial<R> & LoginState) | undefined): { found: R | undefined; walletFrozen: boolean; playerInitials: string | null } {
-  if (!row?.loginLive) throw new UnauthenticatedError('Sign in first.');
-  return { found: row.id ? (row as unknown as R) : undefined, walletFrozen: row.walletFrozen === true, playerInitials: row.playerInitials };
 }

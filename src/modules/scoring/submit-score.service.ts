@@ -6,7 +6,8 @@ import { NotFoundError } from '../../errors/app-error';
 import type { ApiKeyContext } from '../developer-portal';
 import { AnswerStore, IdempotencyService, UnkeptAnswer } from '../idempotency';
 import type { PlayerContext } from '../../http/account-auth';
-import { InsertionRecord, LoginState, PlaySessionRecord, PlaySessionsService, readWithLoginState, withLoginState } from '../play-sessions';
+import { LoginState, readWithLoginState, requireLiveLogin, splitLoginState } from '../identity';
+import { InsertionRecord, PlaySessionRecord, PlaySessionsService } from '../play-sessions';
 import { LimitHit, RateLimiter } from '../rate-limits';
 import { BOARD_SIZE, BoardEntry, initialsOutcome, placeOnBoard } from './leaderboard.rules';
 import { LeaderboardService } from './leaderboard.service';
@@ -92,8 +93,8 @@ export class SubmitScoreService {
       key: input.idempotencyKey,
       fingerprint: this.idempotency.fingerprint('play-score', playSessionId, { score: input.score }),
       // 401 when the kept login session is over, before a replay is answered.
-      checkCaller: (row: PlayerScoreRow | undefined) => withLoginState<PlayerScoreTarget>(row),
-      checkRead: (row: PlayerScoreRow | undefined) => this.playSessions.checkActive(playerId, withLoginState<PlayerScoreTarget>(row).found),
+      checkCaller: requireLiveLogin,
+      checkRead: (row: PlayerScoreRow | undefined) => this.playSessions.checkActive(playerId, splitLoginState<PlayerScoreTarget>(row!).found),
     };
     const limitsOf = (session: PlaySessionRecord): LimitHit[] => [
       { throttler: 'score-per-session', tracker: session.id },
@@ -102,7 +103,7 @@ export class SubmitScoreService {
     const read = readWithLoginState(this.playSessions.scoreTargetRead(playSessionId, BOARD_SIZE), player.loginSessionId);
     const result = await this.uow.run(() =>
       this.idempotency.executeWith<ScoreResult, PlayerScoreRow>(request, 200, read, async (row, store) => {
-        const { found, playerInitials } = withLoginState<PlayerScoreTarget>(row);
+        const { found, playerInitials } = splitLoginState<PlayerScoreTarget>(row!);
         const session = this.playSessions.checkActive(playerId, found);
         if (session.testMode) return new UnkeptAnswer(await this.testModeResult(session, input.score, limitsOf(session)));
         if (!session.insertionId) throw new CoinRequiredError();

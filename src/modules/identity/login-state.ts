@@ -1,0 +1,51 @@
+import { around } from '../../database/riding-write';
+import { UnauthenticatedError } from '../../errors/app-error';
+
+/**
+ * The login session checked by the statements of a route that trusts a kept one
+ * (`PlayerAuth({ sessionCheckedByStatement: true })`), so that a sign-out, ban or expiry made
+ * anywhere takes effect on its very next call (CONTRACT §18 "at once").
+ */
+
+/** SQL that is true while the login session `param` names is live: not revoked, not expired, its account not banned. */
+export function liveLoginSessionSql(param: string): string {
+  return `EXISTS (SELECT 1 FROM login_sessions ls JOIN accounts la ON la.id = ls.account_id
+                   WHERE ls.id = ${param} AND ls.revoked_at IS NULL AND ls.expires_at > now() AND la.banned_at IS NULL)`;
+}
+
+/**
+ * What a kept login session may no longer say, read with the route's first statement: `loginLive`
+ * (as liveLoginSessionSql; null when the session's row is gone), `walletFrozen` (CONTRACT §19
+ * freezes and lifts at once) and `playerInitials` (saved initials are taken "from then on", §16.8).
+ */
+export interface LoginState {
+  loginLive: boolean | null;
+  walletFrozen: boolean | null;
+  playerInitials: string | null;
+}
+
+/** Always one row: the login state of session `$+1`, then the read's columns (null when it found none). */
+const WITH_LOGIN_STATE = `SELECT login."loginLive", login."walletFrozen", login."playerInitials", r.*
+    FROM (SELECT 1) AS one
+    LEFT JOIN LATERAL (
+      SELECT ls.revoked_at IS NULL AND ls.expires_at > now() AND la.banned_at IS NULL AS "loginLive",
+             lw.frozen_at IS NOT NULL AS "walletFrozen", lp.initials AS "playerInitials"
+        FROM login_sessions ls JOIN accounts la ON la.id = ls.account_id
+        LEFT JOIN players lp ON lp.account_id = la.id LEFT JOIN wallets lw ON lw.player_id = lp.id
+       WHERE ls.id = $+1) AS login ON true
+    LEFT JOIN LATERAL ({read}) AS r ON true`;
+
+/** `read` (at most one row) with the caller's login state (LoginState), in the same statement; the text is built once per read. */
+export function readWithLoginState(read: { text: string; values: unknown[] }, loginSessionId: string): { text: string; values: unknown[] } {
+  return { text: around(WITH_LOGIN_STATE, read.text, read.values.length), values: [...read.values, loginSessionId] };
+}
+
+/** 401 when the kept login session of a `readWithLoginState` row is over (signed out, banned or expired since). */
+export function requireLiveLogin(row: LoginState | undefined): void {
+  if (!row?.loginLive) throw new UnauthenticatedError('Sign in first.');
+}
+
+/** A `readWithLoginState` row whose login is live (`requireLiveLogin`), split: the read's row if it found one, and the login state. */
+export function splitLoginState<R extends { id: string }>(row: Partial<R> & LoginState): { found: R | undefined; walletFrozen: boolean; playerInitials: string | null } {
+  return { found: row.id ? (row as unknown as R) : undefined, walletFrozen: row.walletFrozen === true, playerInitials: row.playerInitials };
+}
