@@ -13,13 +13,33 @@ export interface ServiceProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
+/** The line the service prints once it listens (main.ts's banner, JSON or pretty); its signal handlers are set by then. */
+const LISTENING = /Arcade Coin Service (listening on|is up)/;
+
 /**
  * Starts the built service (`npm run build` first) as a real process. Like the in-process test
  * apps it hashes passwords at the test-only cost unless `env` sets PASSWORD_HASH_COST=owasp or
  * another NODE_ENV.
+ *
+ * Ready means this child printed its banner and `/health/ready` answers: a free port is only free
+ * when asked, and once another worker's service took it between freePort() and the child's listen,
+ * so the readiness poll was answered by that service while this child was still starting (a
+ * SIGTERM then ended it before its handlers were set). A port taken in the meantime is retried on
+ * a new one unless `env.PORT` fixes it.
  */
 export async function startService(env: Record<string, string>, options: { waitReady?: boolean; timeoutMs?: number } = {}): Promise<ServiceProcess> {
-  const port = env.PORT ? Number(env.PORT) : await freePort();
+  for (let attempt = 1; ; attempt++) {
+    const { service, closed } = spawnService(env, env.PORT ? Number(env.PORT) : await freePort());
+    if (options.waitReady === false) return service;
+    const ready = await waitReady(service, closed, options.timeoutMs ?? 30_000);
+    if (ready === 'ready') return service;
+    if (!env.PORT && attempt < 3) continue;
+    throw new Error(`service exited with ${service.child.exitCode}: ${service.output()}`);
+  }
+}
+
+/** The process, and `closed`: its exit with every line it printed read. */
+function spawnService(env: Record<string, string>, port: number): { service: ServiceProcess; closed: Promise<void> } {
   // Only a test run may hash cheaply (config.ts refuses it otherwise): a service started as production stays at OWASP's cost.
   const testOnlyCost = (env.NODE_ENV ?? 'test') === 'test' ? { PASSWORD_HASH_COST: 'test' } : {};
   let out = '';
@@ -37,6 +57,7 @@ export async function startService(env: Record<string, string>, options: { waitR
       res(code);
     }),
   );
+  const closed = new Promise<void>((res) => child.on('close', () => res()));
   const url = `http://127.0.0.1:${port}`;
   const service: ServiceProcess = {
     child,
@@ -49,24 +70,32 @@ export async function startService(env: Record<string, string>, options: { waitR
       return exited;
     },
   };
-  if (options.waitReady !== false) {
-    const deadline = Date.now() + (options.timeoutMs ?? 30_000);
-    for (;;) {
-      if (child.exitCode !== null) throw new Error(`service exited with ${child.exitCode}: ${out}`);
-      try {
-        const res = await fetch(`${url}/health/ready`);
-        if (res.status === 200) break;
-      } catch {
-        // not listening yet
-      }
-      if (Date.now() > deadline) {
-        child.kill('SIGKILL');
-        throw new Error(`service not ready in time: ${out}`);
-      }
-      await new Promise((r) => setTimeout(r, 200));
+  return { service, closed };
+}
+
+/** 'ready', or 'port taken' when the child could not listen (it has exited); throws on any other failure. */
+async function waitReady(service: ServiceProcess, closed: Promise<void>, timeoutMs: number): Promise<'ready' | 'port taken'> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (service.child.exitCode !== null) {
+      await closed;
+      if (service.output().includes('EADDRINUSE')) return 'port taken';
+      throw new Error(`service exited with ${service.child.exitCode}: ${service.output()}`);
     }
+    if (LISTENING.test(service.output())) {
+      try {
+        const res = await fetch(`${service.url}/health/ready`);
+        if (res.status === 200) return 'ready';
+      } catch {
+        // not answering yet
+      }
+    }
+    if (Date.now() > deadline) {
+      service.child.kill('SIGKILL');
+      throw new Error(`service not ready in time: ${service.output()}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
   }
-  return service;
 }
 
 export interface PostgresProcess {
