@@ -55,9 +55,12 @@ describe('accessibility of the pages (CONTRACT §17.1)', () => {
       path: () => '/developer/keys',
       act: async (page) => {
         const form = page.getByRole('form', { name: 'Create key' });
-        await form.getByLabel('Name').fill(`axe ${Date.now()}`);
+        const name = `axe ${Date.now()}`;
+        await form.getByLabel('Name').fill(name);
         await form.getByRole('button', { name: 'Create key' }).click();
         await page.getByRole('button', { name: 'Copy key' }).waitFor();
+        // The key is shown before the list is fetched again; the list's controls are checked once they are the new ones.
+        await page.getByRole('table', { name: 'Your keys' }).getByRole('row').filter({ hasText: name }).waitFor();
       },
     },
     { name: '/developer/earnings', who: 'developer', path: () => '/developer/earnings' },
