@@ -31,10 +31,8 @@ export async function startService(env: Record<string, string>, options: { waitR
   for (let attempt = 1; ; attempt++) {
     const { service, closed } = spawnService(env, env.PORT ? Number(env.PORT) : await freePort());
     if (options.waitReady === false) return service;
-    const ready = await waitReady(service, closed, options.timeoutMs ?? 30_000);
-    if (ready === 'ready') return service;
-    if (!env.PORT && attempt < 3) continue;
-    throw new Error(`service exited with ${service.child.exitCode}: ${service.output()}`);
+    const portMayChange = !env.PORT && attempt < 3;
+    if ((await waitReady(service, closed, options.timeoutMs ?? 30_000, portMayChange)) === 'ready') return service;
   }
 }
 
@@ -73,13 +71,13 @@ function spawnService(env: Record<string, string>, port: number): { service: Ser
   return { service, closed };
 }
 
-/** 'ready', or 'port taken' when the child could not listen (it has exited); throws on any other failure. */
-async function waitReady(service: ServiceProcess, closed: Promise<void>, timeoutMs: number): Promise<'ready' | 'port taken'> {
+/** 'ready', or 'retry' when the child exited because its port was taken and `portMayChange`; throws on any other failure. */
+async function waitReady(service: ServiceProcess, closed: Promise<void>, timeoutMs: number, portMayChange: boolean): Promise<'ready' | 'retry'> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (service.child.exitCode !== null) {
       await closed;
-      if (service.output().includes('EADDRINUSE')) return 'port taken';
+      if (portMayChange && service.output().includes('EADDRINUSE')) return 'retry';
       throw new Error(`service exited with ${service.child.exitCode}: ${service.output()}`);
     }
     if (LISTENING.test(service.output())) {

@@ -2,9 +2,19 @@ import { Injectable } from '@nestjs/common';
 import { IsNull } from 'typeorm';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { LoginSession } from './login-session.entity';
-import { liveLoginSessionSql } from './login-state';
+import { liveLoginCondition, liveLoginSessionSql } from './login-state';
 
 const IS_LIVE = `SELECT ${liveLoginSessionSql('$1')} AS live`;
+
+const RESOLVE_SQL = `SELECT s.id AS login_session_id, a.id AS account_id, a.email, a.email_verified_at IS NOT NULL AS email_verified,
+       a.display_name, a.is_admin, d.id AS developer_id, p.id AS player_id, w.id AS wallet_id, p.initials AS player_initials,
+       w.frozen_at IS NOT NULL AS wallet_frozen
+  FROM login_sessions s
+  JOIN accounts a ON a.id = s.account_id
+  LEFT JOIN developers d ON d.account_id = a.id
+  LEFT JOIN players p ON p.account_id = a.id
+  LEFT JOIN wallets w ON w.player_id = p.id
+ WHERE s.token_hash = $1 AND ${liveLoginCondition('s', 'a')}`;
 
 export interface AuthRow {
   login_session_id: string;
@@ -41,18 +51,7 @@ export class LoginSessionRepository {
 
   /** One indexed read per request (three play routes keep it: login-state.ts): the live login session with everything the guards check. */
   resolve(tokenHash: Buffer): Promise<AuthRow | undefined> {
-    return this.uow.one<AuthRow>(
-      `SELECT s.id AS login_session_id, a.id AS account_id, a.email, a.email_verified_at IS NOT NULL AS email_verified,
-              a.display_name, a.is_admin, d.id AS developer_id, p.id AS player_id, w.id AS wallet_id, p.initials AS player_initials,
-              w.frozen_at IS NOT NULL AS wallet_frozen
-         FROM login_sessions s
-         JOIN accounts a ON a.id = s.account_id
-         LEFT JOIN developers d ON d.account_id = a.id
-         LEFT JOIN players p ON p.account_id = a.id
-         LEFT JOIN wallets w ON w.player_id = p.id
-        WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND s.expires_at > now() AND a.banned_at IS NULL`,
-      [tokenHash],
-    );
+    return this.uow.one<AuthRow>(RESOLVE_SQL, [tokenHash]);
   }
 
   /** Whether the login session is live (see liveLoginSessionSql). */

@@ -7,10 +7,19 @@ import { UnauthenticatedError } from '../../errors/app-error';
  * anywhere takes effect on its very next call (CONTRACT §18 "at once").
  */
 
-/** SQL that is true while the login session `param` names is live: not revoked, not expired, its account not banned. */
+/**
+ * The one definition of a live login session, over aliases of `login_sessions` and its
+ * `accounts` row: not revoked, not expired, the account not banned. Every read of a session uses it
+ * (the guards' resolve, the statements below).
+ */
+export function liveLoginCondition(session: string, account: string): string {
+  return `${session}.revoked_at IS NULL AND ${session}.expires_at > now() AND ${account}.banned_at IS NULL`;
+}
+
+/** SQL that is true while the login session `param` names is live (liveLoginCondition). */
 export function liveLoginSessionSql(param: string): string {
   return `EXISTS (SELECT 1 FROM login_sessions ls JOIN accounts la ON la.id = ls.account_id
-                   WHERE ls.id = ${param} AND ls.revoked_at IS NULL AND ls.expires_at > now() AND la.banned_at IS NULL)`;
+                   WHERE ls.id = ${param} AND ${liveLoginCondition('ls', 'la')})`;
 }
 
 /**
@@ -28,7 +37,7 @@ export interface LoginState {
 const WITH_LOGIN_STATE = `SELECT login."loginLive", login."walletFrozen", login."playerInitials", r.*
     FROM (SELECT 1) AS one
     LEFT JOIN LATERAL (
-      SELECT ls.revoked_at IS NULL AND ls.expires_at > now() AND la.banned_at IS NULL AS "loginLive",
+      SELECT ${liveLoginCondition('ls', 'la')} AS "loginLive",
              lw.frozen_at IS NOT NULL AS "walletFrozen", lp.initials AS "playerInitials"
         FROM login_sessions ls JOIN accounts la ON la.id = ls.account_id
         LEFT JOIN players lp ON lp.account_id = la.id LEFT JOIN wallets lw ON lw.player_id = lp.id
