@@ -1,5 +1,6 @@
 import { TestApp } from '../support/app';
-import { createApiKey, createDeveloper, createWorldApp, Developer, publishGame, signUpVerifiedPlayer } from '../support/factories';
+import { adminCookie, createApiKey, createDeveloper, createWorldApp, Developer, publishGame, signUpVerifiedPlayer } from '../support/factories';
+import { answerSchemaErrors } from '../support/openapi-schema';
 import { fundPlayer, idempotencyKey, insertCoin, startSession } from '../support/play';
 
 /** Spec §4.8 (first two endpoints), §2.2, §2.4; CONTRACT §11, §16.11, §16.14, §16.24. */
@@ -81,6 +82,8 @@ describe('developer API: GET /api/v1/insertions/{id} and GET /api/v1/sessions/{i
       t.clock.advance(550);
       const second = await insertCoin(t, player, sessionId);
       const res = await get(`/api/v1/sessions/${sessionId}`, testKey).expect(200);
+      // What a client generated from /openapi.json checks first.
+      expect(await answerSchemaErrors(t, '/api/v1/sessions/{id}', 'get', 200, res.body)).toEqual([]);
       const row = await t.db.query('SELECT started_at, last_seen_at FROM play_sessions WHERE id = $1', [sessionId]);
       expect(res.body).toEqual({
         id: sessionId,
@@ -95,11 +98,29 @@ describe('developer API: GET /api/v1/insertions/{id} and GET /api/v1/sessions/{i
         expiresAt: new Date(row.rows[0].last_seen_at.getTime() + 1800 * 1000).toISOString(),
         totalCoins: 4,
         insertions: [
-          { id: first, coins: 2, createdAt: expect.any(String) },
-          { id: second, coins: 2, createdAt: expect.any(String) },
+          { id: first, coins: 2, createdAt: expect.any(String), voidedAt: null },
+          { id: second, coins: 2, createdAt: expect.any(String), voidedAt: null },
         ],
       });
       expect(Date.parse(res.body.insertions[0].createdAt)).toBeLessThan(Date.parse(res.body.insertions[1].createdAt));
+    });
+
+    it('lists a voided insertion with its voidedAt and leaves it out of totalCoins (CONTRACT §19.1), as the OpenAPI document describes', async () => {
+      const { sessionId } = await startSession(t, player, game.slug);
+      const voided = await insertCoin(t, player, sessionId);
+      t.clock.advance(550);
+      const kept = await insertCoin(t, player, sessionId);
+      const admin = await adminCookie(t);
+      const voidAnswer = await t.http().post(`/api/admin/insertions/${voided}/void`).set('Cookie', admin).send({ reason: 'summary test', idempotencyKey: idempotencyKey('void') }).expect(200);
+      for (const key of [liveKey, testKey]) {
+        const res = await get(`/api/v1/sessions/${sessionId}`, key).expect(200);
+        expect(res.body.totalCoins).toBe(2);
+        expect(res.body.insertions).toEqual([
+          { id: voided, coins: 2, createdAt: expect.any(String), voidedAt: voidAnswer.body.voidedAt },
+          { id: kept, coins: 2, createdAt: expect.any(String), voidedAt: null },
+        ]);
+        expect(await answerSchemaErrors(t, '/api/v1/sessions/{id}', 'get', 200, res.body)).toEqual([]);
+      }
     });
 
     it('shows an ended session as ended with its endedAt and a null expiresAt', async () => {

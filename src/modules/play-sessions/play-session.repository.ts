@@ -177,9 +177,12 @@ export class PlaySessionRepository {
     return { sql: TOUCH_RIDER, values: [id] };
   }
 
-  insertionsOf(playSessionId: string): Promise<{ id: string; coins: number; createdAt: Date }[]> {
+  /** A play session's insertions, oldest first, voided ones too (`voidedAt`, CONTRACT §19.1). */
+  insertionsOf(playSessionId: string): Promise<{ id: string; coins: number; createdAt: Date; voidedAt: Date | null }[]> {
     return this.uow.query(
-      `SELECT id, coins, created_at AS "createdAt" FROM insertions WHERE play_session_id = $1 ORDER BY created_at, id`,
+      `SELECT i.id, i.coins, i.created_at AS "createdAt", v.voided_at AS "voidedAt"
+         FROM insertions i LEFT JOIN insertion_voids v ON v.insertion_id = i.id
+        WHERE i.play_session_id = $1 ORDER BY i.created_at, i.id`,
       [playSessionId],
     );
   }

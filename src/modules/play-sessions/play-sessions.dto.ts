@@ -135,10 +135,10 @@ export class PlaySessionSummaryDto {
   @ApiProperty({ format: 'date-time', type: 'string', nullable: true, description: 'null unless status is active' })
   expiresAt!: Date | null;
 
-  @ApiProperty({ minimum: 0, example: 4 })
+  @ApiProperty({ minimum: 0, example: 4, description: 'Coins of the insertions not voided' })
   totalCoins!: number;
 
-  @ApiProperty({ type: [InsertionSummaryDto], description: 'Oldest first; empty for test-mode sessions' })
+  @ApiProperty({ type: [InsertionSummaryDto], description: 'Oldest first, voided ones included (with voidedAt); empty for test-mode sessions' })
   insertions!: InsertionSummaryDto[];
 }
 

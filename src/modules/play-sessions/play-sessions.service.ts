@@ -35,7 +35,8 @@ export interface PlaySessionSummary {
   endedAt: Date | null;
   expiresAt: Date | null;
   totalCoins: number;
-  insertions: { id: string; coins: number; createdAt: Date }[];
+  /** Voided insertions too, with `voidedAt` (null unless voided); totalCoins counts only the others (CONTRACT §19.1). */
+  insertions: { id: string; coins: number; createdAt: Date; voidedAt: Date | null }[];
 }
 
 export interface InsertionVerification {
@@ -224,7 +225,7 @@ export class PlaySessionsService {
       lastSeenAt: session.lastSeenAt,
       endedAt: session.endedAt,
       expiresAt: expiresAtOf(session, this.idleTimeoutSeconds),
-      totalCoins: insertions.reduce((sum, insertion) => sum + insertion.coins, 0),
+      totalCoins: insertions.reduce((sum, insertion) => (insertion.voidedAt ? sum : sum + insertion.coins), 0),
       insertions,
     };
   }
