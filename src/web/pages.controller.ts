@@ -2,6 +2,7 @@ import { Controller, Get, Inject, Param, Query, Res } from '@nestjs/common';
 import { ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { h } from 'preact';
+import { isPlainHost } from '../http/host-name';
 import { hostCsp } from '../http/html-page';
 import { GamesService } from '../modules/developer-portal';
 import { CONFIG, Config } from '../config';
@@ -15,9 +16,14 @@ const SLUG = /^[a-z0-9-]{1,64}$/;
 const ID = /^[A-Za-z0-9-]{1,64}$/;
 const SLUG_PARAM = { name: 'slug', description: 'The game slug', example: 'coin-clicker', schema: { type: 'string', pattern: '^[a-z0-9-]+$', maxLength: 64 } } as const;
 
-/** The CSP source that lets the host page frame exactly the game's entry origin. */
+/**
+ * The CSP source that lets the host page frame exactly the game's entry origin. A host refused
+ * since (issue 26 item 11) but stored before frames nothing rather than reach the policy.
+ */
 function frameSource(entryUrl: string): string {
-  return entryUrl.startsWith('/') ? "'self'" : new URL(entryUrl).origin;
+  if (entryUrl.startsWith('/')) return "'self'";
+  const url = new URL(entryUrl);
+  return isPlainHost(url.hostname) ? url.origin : "'none'";
 }
 
 /**

@@ -1,18 +1,24 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, MaxLength, Min, ValidateBy } from 'class-validator';
+import { isPlainHost } from '../../http/host-name';
+import { NoInvisibleCharacters } from '../../http/visible-text';
 import { GameIdParamsDto, ID_DOC, IdProperty, SLUG_PATTERN, SlugProperty } from '../../http/params';
 import { ACHIEVEMENT_KEY_PATTERN, ICON_KEYS } from './achievement-definitions.service';
 import { MAX_SCORE_LIMIT } from './games.service';
 
 const ID_RULE = { description: 'Opaque id (at most 64 characters)', ...ID_DOC };
 
-/** An absolute http(s) URL, or a path on this service beginning with a single `/`. */
+/**
+ * An absolute http(s) URL whose host is a real host name or an IP literal (ports allowed, no
+ * user:password), or a path on this service beginning with a single `/`. The host reaches the
+ * play page's CSP (frame-src), so nothing else may be in it.
+ */
 export function isEntryUrl(value: unknown): boolean {
   if (typeof value !== 'string' || value.length === 0 || value.length > 2048) return false;
   if (value.startsWith('/')) return !value.startsWith('//') && !/[\s\\]/.test(value);
   try {
     const url = new URL(value);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.username === '' && url.password === '' && isPlainHost(url.hostname);
   } catch {
     return false;
   }
@@ -21,7 +27,11 @@ export function isEntryUrl(value: unknown): boolean {
 function IsEntryUrl() {
   return ValidateBy({
     name: 'isEntryUrl',
-    validator: { validate: isEntryUrl, defaultMessage: () => 'entryUrl must be an absolute http(s) URL or a path beginning with /' },
+    validator: {
+      validate: isEntryUrl,
+      defaultMessage: () =>
+        'entryUrl must be an absolute http(s) URL whose host is a host name (letters, digits and hyphens) or an IP address, with no user or password, or a path beginning with /',
+    },
   });
 }
 
@@ -77,7 +87,12 @@ export class CreateVersionDto {
   @Length(1, 40)
   label!: string;
 
-  @ApiProperty({ description: 'Where the game build is served: an absolute http(s) URL or a path beginning with /', example: 'https://games.example.com/coin-clicker/1.0.0/index.html', maxLength: 2048 })
+  @ApiProperty({
+    description:
+      'Where the game build is served: an absolute http(s) URL (host: a host name or an IP address, ports allowed, no user:password; an internationalised name is read as punycode) or a path beginning with /',
+    example: 'https://games.example.com/coin-clicker/1.0.0/index.html',
+    maxLength: 2048,
+  })
   @IsEntryUrl()
   entryUrl!: string;
 }
@@ -115,10 +130,11 @@ export class VersionDto {
 }
 
 export class BecomeDeveloperDto {
-  @ApiProperty({ description: 'Developer or studio name', example: 'Pixel Forge', minLength: 1, maxLength: 64 })
+  @ApiProperty({ description: 'Developer or studio name, none of its characters invisible', example: 'Pixel Forge', minLength: 1, maxLength: 64 })
   @IsString()
   @Length(1, 64)
   @Matches(/\S/, { message: 'displayName must not be blank' })
+  @NoInvisibleCharacters({ emojiPresentation: true })
   displayName!: string;
 }
 

@@ -1,12 +1,24 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsEmail, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
+import { NoInvisibleCharacters } from '../../http/visible-text';
 
-const DISPLAY_NAME = { description: 'Name shown to others, 1 to 32 characters', example: 'Ada', minLength: 1, maxLength: 32 };
+const DISPLAY_NAME = {
+  description: 'Name shown to others, 1 to 32 characters, none of them invisible (no zero-width or direction-control characters)',
+  example: 'Ada',
+  minLength: 1,
+  maxLength: 32,
+};
 
 export class SignUpDto {
-  @ApiProperty({ description: 'E-mail address; a verification link is sent to it', example: 'ada@example.com', maxLength: 254 })
+  @ApiProperty({
+    description:
+      'E-mail address; a verification link is sent to it. Compatibility forms are folded (NFKC: a fullwidth ｐ is p) and case is ignored; invisible or formatting characters are refused',
+    example: 'ada@example.com',
+    maxLength: 254,
+  })
   @IsEmail()
   @MaxLength(254)
+  @NoInvisibleCharacters()
   email!: string;
 
   @ApiProperty({ description: 'Password, 8 to 128 characters', example: 'correct horse battery', minLength: 8, maxLength: 128 })
@@ -18,6 +30,7 @@ export class SignUpDto {
   @IsString()
   @Length(1, 32)
   @Matches(/\S/, { message: 'displayName must not be blank' })
+  @NoInvisibleCharacters({ emojiPresentation: true })
   displayName!: string;
 
   // No `default` in the schema: generated clients would then require the field (issue 14; CONTRACT §2: optional).
@@ -44,6 +57,7 @@ export class LinkPlayerDto {
   @IsString()
   @Length(1, 32)
   @Matches(/\S/, { message: 'displayName must not be blank' })
+  @NoInvisibleCharacters({ emojiPresentation: true })
   displayName!: string;
 }
 

@@ -35,23 +35,8 @@ export { PageNotFound, SignInRequired, signInPath } from './page.errors';
 /** A developer looking at a page of the developer portal. */
 export type DeveloperViewer = DeveloperContext;
 
-/**
- * Where to go after signing in (or back from checkout): `next` when it is a path on this origin —
- * one `/` not followed by `/` or `\`, no control characters, resolving to this origin — else `fallback`.
- */
-export function safeNext(next: unknown, fallback = '/me'): string {
-  if (typeof next !== 'string' || next.length > 2048) return fallback;
-  // eslint-disable-next-line no-control-regex -- control characters in a redirect target are refused on purpose
-  if (!next.startsWith('/') || next.startsWith('//') || /[\\\u0000-\u001f\u007f]/.test(next)) return fallback;
-  try {
-    // A path that resolves off this origin is refused.
-    const base = 'http://same.invalid';
-    const url = new URL(next, base);
-    return url.origin === base ? url.pathname + url.search + url.hash : fallback;
-  } catch {
-    return fallback;
-  }
-}
+/** Where to go after signing in (`next`) or back from checkout (`return`): the one rule, in src/http. */
+export { safeRedirectPath as safeNext } from '../../http/redirect-target';
 
 /**
  * Resolves the login session of every page request, then applies the page's access rule. The
