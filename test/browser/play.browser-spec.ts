@@ -280,6 +280,8 @@ describe('playing in a real browser: host page, SDK bridge, demo game', () => {
       const player = await playerId(DEMO.player.email);
       const before = (await insertionsOf(player)).length;
       const { page } = await openGame(context);
+      // Playwright runs an evaluation as a user gesture, like the player's click (CONTRACT §14.1:
+      // user-activation.browser-spec.ts shows a call without one); both calls come under it.
       const results = await gameFrame(page).evaluate(() => Promise.all([window.ArcadeSDK.insertCoin(), window.ArcadeSDK.insertCoin()]));
       expect(results[0]).toMatchObject({ ok: true, testMode: false });
       expect(results[1]).toEqual({ ok: false, reason: 'BUSY' });

@@ -218,7 +218,17 @@ export function startHost(doc: Document, win: Window): void {
     });
   }
 
+  /** Only the player spends coins (CONTRACT §14.1): a game calling on its own has no fresh gesture; a browser that cannot tell counts as none. */
+  function playerJustActed(): boolean {
+    return (win.navigator as Partial<Navigator>).userActivation?.isActive === true;
+  }
+
   async function onInsertCoin(envelope: Envelope): Promise<void> {
+    // Checked before BUSY and in test mode too; the host says nothing, the game decides what to show.
+    if (!playerJustActed()) {
+      reply({ __svc: 1, id: envelope.id, ok: false, reason: 'USER_ACTION_REQUIRED' });
+      return;
+    }
     if (insertInFlight) {
       reply({ __svc: 1, id: envelope.id, ok: false, reason: 'BUSY' });
       return;

@@ -31,8 +31,12 @@ export type ArcadeInitResult =
 
 export type ArcadeInsertCoinResult =
   | { ok: true; insertionId: string; testMode: boolean }
-  /** BUSY: another insertion is still in flight (refused at once, never queued). */
-  | ArcadeFailure<ArcadeSessionReason | 'INSUFFICIENT_COINS' | 'RATE_LIMITED' | 'BUSY'>;
+  /**
+   * USER_ACTION_REQUIRED: the player did not click, tap or press a key moments ago, so nothing was
+   * sent and nothing spent (only the player spends coins: call insertCoin from a click or key handler).
+   * BUSY: another insertion is still in flight (refused at once, never queued).
+   */
+  | ArcadeFailure<ArcadeSessionReason | 'USER_ACTION_REQUIRED' | 'INSUFFICIENT_COINS' | 'RATE_LIMITED' | 'BUSY'>;
 
 export interface ArcadeAchievement {
   key: string;
@@ -71,7 +75,10 @@ export type ArcadeScoreResult =
       testMode: boolean;
       replayed: boolean;
     }
-  /** INVALID_SCORE (not an integer from 0 to 2^53-1) is checked in the SDK: no message is sent. */
+  /**
+   * INVALID_SCORE (not an integer from 0 to 2^53-1) is checked in the SDK: no message is sent.
+   * COIN_REQUIRED also when an admin voided the latest insertion (its coins went back).
+   */
   | ArcadeFailure<
       ArcadeSessionReason | 'INVALID_SCORE' | 'COIN_REQUIRED' | 'INSERTION_ALREADY_SCORED' | 'SCORE_OUT_OF_RANGE' | 'RATE_LIMITED'
     >;
@@ -81,6 +88,7 @@ export interface ArcadeSDK {
   /** True outside a host page: calls resolve with made-up answers and `testMode: true`. */
   readonly mock: boolean;
   init(): Promise<ArcadeInitResult>;
+  /** Spends the player's coins for one credit: call it from the player's click or key press (USER_ACTION_REQUIRED otherwise). */
   insertCoin(): Promise<ArcadeInsertCoinResult>;
   /** Needs SDK 1.1.0 or later. */
   unlockAchievement(key: string): Promise<ArcadeUnlockResult>;

@@ -33,7 +33,7 @@ const SESSION_REASONS = ['SESSION_NOT_FOUND', 'SESSION_EXPIRED', 'NOT_SIGNED_IN'
 /** The exact `reason` values each call may resolve with; anything else from a host becomes ERROR. */
 export const REASONS: Record<MessageType, readonly string[]> = {
   init: [...SESSION_REASONS, 'GAME_UNAVAILABLE'],
-  insertCoin: [...SESSION_REASONS, 'INSUFFICIENT_COINS', 'RATE_LIMITED', 'BUSY'],
+  insertCoin: [...SESSION_REASONS, 'USER_ACTION_REQUIRED', 'INSUFFICIENT_COINS', 'RATE_LIMITED', 'BUSY'],
   unlockAchievement: [...SESSION_REASONS, 'INVALID_KEY', 'ACHIEVEMENT_NOT_FOUND', 'GAME_UNAVAILABLE'],
   submitScore: [...SESSION_REASONS, 'INVALID_SCORE', 'COIN_REQUIRED', 'INSERTION_ALREADY_SCORED', 'SCORE_OUT_OF_RANGE', 'RATE_LIMITED'],
 };
@@ -96,6 +96,8 @@ export function reasonForHttpError(type: MessageType, status: number, code: stri
   if (status === 410) return 'SESSION_EXPIRED';
   if (status === 402 && type === 'insertCoin') return 'INSUFFICIENT_COINS';
   if (status === 429 && (type === 'insertCoin' || type === 'submitScore')) return 'RATE_LIMITED';
+  // The insertion was voided (CONTRACT §19.1): as for a game, a new coin is needed (§14.1's reasons).
+  if (type === 'submitScore' && code === 'INSERTION_VOIDED') return 'COIN_REQUIRED';
   if (code && REASONS[type].includes(code) && code !== 'TIMEOUT' && code !== 'ERROR') return code;
   return 'ERROR';
 }

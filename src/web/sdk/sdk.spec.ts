@@ -117,6 +117,19 @@ describe('ArcadeSDK over the bridge', () => {
     await expect(odd).resolves.toEqual({ ok: false, reason: 'ERROR' });
   });
 
+  it('passes on USER_ACTION_REQUIRED for insertCoin only (CONTRACT §14.1)', async () => {
+    const f = fakeWindow();
+    const sdk = createSdk(f.win);
+    for (const reason of ['USER_ACTION_REQUIRED', 'BUSY', 'INSUFFICIENT_COINS', 'RATE_LIMITED']) {
+      const result = sdk.insertCoin();
+      f.reply({ ok: false, reason });
+      await expect(result).resolves.toEqual({ ok: false, reason });
+    }
+    const score = sdk.submitScore(10);
+    f.reply({ ok: false, reason: 'USER_ACTION_REQUIRED' });
+    await expect(score).resolves.toEqual({ ok: false, reason: 'ERROR' });
+  });
+
   it('posts submitScore and init with their payloads', async () => {
     const f = fakeWindow();
     const sdk = createSdk(f.win);
@@ -192,6 +205,8 @@ describe('HTTP error → reason (spec §6.6, CONTRACT §14.1)', () => {
   it.each([
     [409, 'COIN_REQUIRED', 'COIN_REQUIRED'],
     [409, 'INSERTION_ALREADY_SCORED', 'INSERTION_ALREADY_SCORED'],
+    // A voided insertion (CONTRACT §19.1): the game's remedy is a new coin, within §14.1's reasons.
+    [409, 'INSERTION_VOIDED', 'COIN_REQUIRED'],
     [422, 'SCORE_OUT_OF_RANGE', 'SCORE_OUT_OF_RANGE'],
     [429, 'RATE_LIMITED', 'RATE_LIMITED'],
   ])('submitScore: %i %s → %s', (status, code, reason) => {

@@ -102,6 +102,7 @@ export function createSdk(win: SdkWindow): ArcadeSDK {
     },
 
     async insertCoin(): Promise<ArcadeInsertCoinResult> {
+      // The host page sends it on only under the player's gesture, else USER_ACTION_REQUIRED (CONTRACT §14.1).
       if (mock) return { ok: true, insertionId: `test_mock_${randomHex(8)}_${++mockCounter}`, testMode: true };
       return (await send('insertCoin', {})) as ArcadeInsertCoinResult;
     },

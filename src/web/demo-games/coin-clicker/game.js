@@ -16,6 +16,7 @@
     INSUFFICIENT_COINS: 'Not enough coins for a credit.',
     RATE_LIMITED: 'Easy! One coin at a time.',
     BUSY: 'A coin is already on its way.',
+    USER_ACTION_REQUIRED: 'Press "Insert coin" to insert a coin.',
     SESSION_EXPIRED: 'Your play session has expired: reload to play again.',
     NOT_SIGNED_IN: 'Sign in to play.',
     EMAIL_NOT_VERIFIED: 'Verify your e-mail address to play.',
