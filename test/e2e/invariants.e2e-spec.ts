@@ -1,6 +1,9 @@
 import { Pool } from 'pg';
 import { checkInvariants } from '../../src/ops/invariants';
+import type { TestApp } from '../support/app';
 import { createTestDatabase, testPool } from '../support/database';
+import { adminCookie, createDeveloper, createWorldApp, publishGame, signUpVerifiedPlayer } from '../support/factories';
+import { fundPlayer, idempotencyKey, paidSession, postScore } from '../support/play';
 
 /**
  * The checker itself must be able to fail: rows the service would never write are put in by SQL
@@ -60,5 +63,27 @@ describe('money invariant checker', () => {
     } finally {
       await fresh.end();
     }
+  });
+});
+
+describe('money invariant checker: a voided insertion keeps no live score (CONTRACT §19.1)', () => {
+  let t: TestApp;
+  afterAll(async () => t?.close());
+
+  it('passes after a void took the score off the boards, and reports the score put back on them', async () => {
+    t = await createWorldApp();
+    const dev = await createDeveloper(t);
+    const game = await publishGame(t, dev);
+    const player = await signUpVerifiedPlayer(t);
+    await fundPlayer(t, player, 1);
+    const { sessionId, insertionId } = await paidSession(t, player, game.slug);
+    const scoreId = (await postScore(t, player, sessionId, 77).expect(200)).body.scoreId;
+    await t.http().post(`/api/admin/insertions/${insertionId}/void`).set('Cookie', await adminCookie(t)).send({ reason: 'invariant test', idempotencyKey: idempotencyKey('void') }).expect(200);
+    expect((await checkInvariants(t.db)).violations).toEqual([]);
+
+    // What the race of issue 26 left behind: the void committed and the score still stands.
+    await t.db.query('UPDATE scores SET removed_at = NULL WHERE id = $1', [scoreId]);
+    const report = await checkInvariants(t.db);
+    expect(report.violations).toEqual([{ invariant: 'no voided insertion has a live score (one on the boards)', rows: [{ score_id: scoreId, insertion_id: insertionId, voided_at: expect.any(Date) }] }]);
   });
 });

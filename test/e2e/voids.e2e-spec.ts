@@ -146,20 +146,83 @@ describe('POST /api/admin/insertions/{insertionId}/void', () => {
     expect((await t.db.query("SELECT count(*)::int AS n FROM ledger_entries l JOIN wallets w ON w.id = l.wallet_id WHERE w.player_id = $1 AND l.kind = 'void'", [player.playerId])).rows[0].n).toBe(1);
   });
 
-  it('takes no score on a voided insertion: 409 COIN_REQUIRED for the player and the developer\'s backend', async () => {
+  it('takes no score on a voided insertion: 409 INSERTION_VOIDED for the player and the developer\'s backend, nothing saved (CONTRACT §19.1)', async () => {
     const player = await signUpVerifiedPlayer(t);
     await fundPlayer(t, player, 4);
     const { sessionId } = await startSession(t, player, game.slug);
     const insertionId = await insertCoin(t, player, sessionId);
     await voidIt(insertionId).expect(200);
     const own = await postScore(t, player, sessionId, 5).expect(409);
-    expect(own.body.error).toBe('COIN_REQUIRED');
+    expect(own.body).toEqual({ error: 'INSERTION_VOIDED', message: expect.any(String) });
     const trusted = await postTrustedScore(t, liveKey, insertionId, 5).expect(409);
-    expect(trusted.body.error).toBe('COIN_REQUIRED');
+    expect(trusted.body).toEqual({ error: 'INSERTION_VOIDED', message: expect.any(String) });
     expect((await t.db.query('SELECT count(*)::int AS n FROM scores WHERE insertion_id = $1', [insertionId])).rows[0].n).toBe(0);
     t.clock.advance(550);
     await insertCoin(t, player, sessionId);
     await postScore(t, player, sessionId, 5).expect(200);
+  });
+
+  it('answers INSERTION_VOIDED before INSERTION_ALREADY_SCORED, and before 422, for a scored insertion that was voided', async () => {
+    const player = await signUpVerifiedPlayer(t);
+    await fundPlayer(t, player, 2);
+    const { sessionId, insertionId } = await scoredInsertion(player, 31);
+    await voidIt(insertionId).expect(200);
+    for (const score of [32, 10_000_000]) {
+      expect((await postScore(t, player, sessionId, score).expect(409)).body.error).toBe('INSERTION_VOIDED');
+      expect((await postTrustedScore(t, liveKey, insertionId, score).expect(409)).body.error).toBe('INSERTION_VOIDED');
+    }
+    expect((await t.db.query('SELECT count(*)::int AS n FROM scores WHERE insertion_id = $1', [insertionId])).rows[0].n).toBe(1);
+  });
+
+  it('ends each of 40 void/score races one of two ways: the score saved then taken off every board, or refused 409 INSERTION_VOIDED', async () => {
+    const raceGame = await publishGame(t, dev, { coinsPerCredit: 1 });
+    const players = await Promise.all(Array.from({ length: 4 }, () => signUpVerifiedPlayer(t)));
+    // Saved initials: every score takes them at once and stands on the public boards (§16.8).
+    for (const player of players) {
+      await fundPlayer(t, player, 11);
+      const { sessionId } = await startSession(t, player, raceGame.slug);
+      await insertCoin(t, player, sessionId);
+      const first = await postScore(t, player, sessionId, 1).expect(200);
+      await postInitials(t, player, sessionId, first.body.scoreId, 'RAC').expect(200);
+    }
+    const pairs = await Promise.all(
+      Array.from({ length: 40 }, async (_, i) => {
+        const player = players[i % players.length]!;
+        const { sessionId } = await startSession(t, player, raceGame.slug);
+        return { i, player, sessionId, insertionId: await insertCoin(t, player, sessionId), score: 1_000_000 + i };
+      }),
+    );
+
+    const outcomes = await Promise.all(
+      pairs.map(async (p) => {
+        // Player and trusted scores mixed; which of the two is sent first alternates too.
+        const score = () => (p.i % 2 === 0 ? postScore(t, p.player, p.sessionId, p.score) : postTrustedScore(t, liveKey, p.insertionId, p.score));
+        const [scored, voided] = p.i % 4 < 2 ? await Promise.all([score(), voidIt(p.insertionId)]) : (await Promise.all([voidIt(p.insertionId), score()])).reverse();
+        return { ...p, scored, voided };
+      }),
+    );
+
+    const live = await t.db.query(
+      'SELECT count(*)::int AS n FROM scores s JOIN insertion_voids v ON v.insertion_id = s.insertion_id WHERE s.removed_at IS NULL AND s.game_id = $1',
+      [raceGame.gameId],
+    );
+    expect({ voidedWithLiveScore: live.rows[0].n }).toEqual({ voidedWithLiveScore: 0 });
+    for (const o of outcomes) {
+      expect(o.voided.status).toBe(200);
+      const saved = await t.db.query('SELECT removed_at FROM scores WHERE insertion_id = $1', [o.insertionId]);
+      if (o.scored.status === 200) {
+        expect(o.scored.body).toMatchObject({ saved: true, scoreId: expect.any(String) });
+        expect(saved.rows).toEqual([{ removed_at: expect.any(Date) }]);
+      } else {
+        expect({ status: o.scored.status, body: o.scored.body }).toEqual({ status: 409, body: { error: 'INSERTION_VOIDED', message: expect.any(String) } });
+        expect(saved.rows).toEqual([]);
+      }
+    }
+    for (const period of ['all', 'week'] as const) {
+      const board = (await getBoard(t, raceGame.slug, period).expect(200)).body.scores as { score: string }[];
+      expect(board.map((s) => s.score)).toEqual(['1', '1', '1', '1']);
+    }
+    expect((await checkInvariants(t.db)).violations).toEqual([]);
   });
 
   it('returns the coins to a frozen wallet too', async () => {

@@ -33,7 +33,7 @@ export class ScoringController {
   @ApiErrors({
     400: 'INVALID_REQUEST: score not an integer in 0-9007199254740991, or a bad idempotencyKey or id',
     404: 'SESSION_NOT_FOUND: unknown play session or another player\'s',
-    409: 'COIN_REQUIRED (no insertion in the session, or its latest was voided), INSERTION_ALREADY_SCORED (the latest insertion has a score) or IDEMPOTENCY_KEY_CONFLICT',
+    409: 'COIN_REQUIRED (no insertion in the session), INSERTION_VOIDED (an admin voided its latest insertion; checked before INSERTION_ALREADY_SCORED), INSERTION_ALREADY_SCORED (the latest insertion has a score) or IDEMPOTENCY_KEY_CONFLICT',
     410: 'SESSION_EXPIRED: the play session ended or timed out',
     422: "SCORE_OUT_OF_RANGE: above the game's maxScore",
   })

@@ -6,10 +6,10 @@ export class CoinRequiredError extends AppError {
   }
 }
 
-/** CONTRACT §19: an admin voided the insertion, its coins went back to the player; it takes no score. */
-export class InsertionVoidedError extends CoinRequiredError {
+/** CONTRACT §19.1: an admin voided the insertion, its coins went back to the player; it takes no score. */
+export class InsertionVoidedError extends AppError {
   constructor() {
-    super('This insertion was voided (its coins were returned): insert another coin to post a score.');
+    super('INSERTION_VOIDED', 'This insertion was voided (its coins were returned): insert another coin to post a score.');
   }
 }
 

@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { RidingWrite, riderValues, withRiders } from '../../database/riding-write';
 import { UnitOfWork } from '../../database/unit-of-work';
+import { pgError } from '../../errors/database-errors';
 import { isUuid } from '../../database/uuid';
 import { cursorTimestamp } from '../../http/keyset-cursor';
 import { BOARD_SIZE, BoardEntry } from './leaderboard.rules';
+import { InsertionVoidedError } from './scoring.errors';
 
 import type { ScoreSource } from './score.entity';
 
@@ -114,7 +116,9 @@ export class ScoringRepository {
   constructor(private readonly uow: UnitOfWork) {}
 
   /**
-   * Saves a score unless its insertion already has one (scores_insertion_key): undefined then.
+   * Saves a score unless its insertion already has one (scores_insertion_key): undefined then; a
+   * voided insertion: InsertionVoidedError (the statement locks the insertion, so a void racing it
+   * either waits for the score, or is seen and refuses it: scores_insertion_not_voided).
    * achieved_at is the database's clock; week_start the Monday (UTC) of it. `riders` (the session's
    * touch, the key's answer) write in the same statement, only when the score was saved; their
    * `{result}` is empty.
@@ -122,7 +126,15 @@ export class ScoringRepository {
   async insert(s: NewScore, riders: readonly RidingWrite[] = []): Promise<SavedScore | undefined> {
     const values = [s.id ?? null, s.gameId, s.insertionId, s.playSessionId, s.playerId, s.score, s.source, s.initials, s.needsInitials ?? false];
     const text = riders.length ? withRiders(INSERT_SCORE_HEAD, values.length, riders, 'EXISTS (SELECT 1 FROM saved)', `'{}'::jsonb`, INSERT_SCORE_TAIL) : INSERT_SCORE;
-    const row = await this.uow.one<{ id: string; achieved_at: Date }>(text, riders.length ? riderValues(values, riders) : values);
+    let row: { id: string; achieved_at: Date } | undefined;
+    try {
+      row = await this.uow.one<{ id: string; achieved_at: Date }>(text, riders.length ? riderValues(values, riders) : values);
+    } catch (error) {
+      // A void committed after the target was read: the statement waited for it, then refused (trigger).
+      const { code, constraint } = pgError(error);
+      if (code === '23514' && constraint === 'scores_insertion_not_voided') throw new InsertionVoidedError();
+      throw error;
+    }
     return row ? { id: row.id, achievedAt: row.achieved_at } : undefined;
   }
 

@@ -25,7 +25,7 @@ export class TrustedScoreController {
   @ApiErrors({
     400: 'INVALID_REQUEST',
     404: "NOT_FOUND: unknown insertion, a test-mode (test_...) id, or another developer's",
-    409: 'INSERTION_ALREADY_SCORED, COIN_REQUIRED (an admin voided the insertion) or IDEMPOTENCY_KEY_CONFLICT',
+    409: 'INSERTION_VOIDED (an admin voided the insertion; checked before INSERTION_ALREADY_SCORED), INSERTION_ALREADY_SCORED or IDEMPOTENCY_KEY_CONFLICT',
     422: "SCORE_OUT_OF_RANGE: above the game's maxScore",
   })
   @ApiRateLimited('too many requests with this API key (`RATE_LIMIT_DEVELOPER_PER_KEY`, default 600 per 60 s); a replay is never limited')
