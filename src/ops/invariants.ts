@@ -190,6 +190,14 @@ const CHECKS: { invariant: string; sql: string }[] = [
       LIMIT 20`,
   },
   {
+    invariant: 'no voided insertion has a live score (one on the boards)',
+    sql: `
+      SELECT s.id AS score_id, s.insertion_id, v.voided_at
+      FROM scores s JOIN insertion_voids v ON v.insertion_id = s.insertion_id
+      WHERE s.removed_at IS NULL
+      LIMIT 20`,
+  },
+  {
     invariant: "each void: takes off exactly its insertion's earning (coins, mills, developer, game)",
     sql: `
       SELECT v.insertion_id, v.coins, e.coins AS earning_coins, v.earned_mills, e.earned_mills AS earning_mills
