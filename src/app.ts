@@ -16,6 +16,7 @@ import { cachePolicy } from './http/cache-policy';
 import { jsonBody } from './http/json-body';
 import { serveOpenApi } from './http/openapi';
 import { requestDeadline } from './http/request-deadline';
+import { applyServerTimeouts } from './http/server-timeouts';
 import { AppValidationPipe } from './http/validation.pipe';
 import type { Clock } from './modules/rate-limits';
 import { PAYMENT_WEBHOOK_PATH } from './modules/payments';
@@ -99,6 +100,7 @@ export async function createApp(config: Config & { databaseUrl: string }, option
   nest.useLogger(new AppLogger(logger));
   nest.use(requestLogging(logger));
   nest.disable('x-powered-by');
+  applyServerTimeouts(nest.getHttpServer());
   nest.set('trust proxy', config.trustProxy);
   nest.set('etag', false);
   // API answers may not be framed or run anything; pages (and /docs) set their own CSP.
