@@ -66,7 +66,7 @@ export interface Config {
     insertCoinBurst: RateLimitRule;
   };
   /**
-   * Password hashes computed at once (each holds a libuv thread) and waiting at most (then 503);
+   * Password hashes computed at once (each holds a libuv thread) and waiting at most in each lane, logins and sign-ups (then 503);
    * `cost`: `owasp` (argon2id at OWASP's minimum) everywhere but in tests, which may ask for
    * `test` (PASSWORD_HASH_COST=test, refused unless NODE_ENV=test).
    */

@@ -148,7 +148,7 @@ export class AccountsService {
     // Only after the password matched: a stranger learns nothing about the account (CONTRACT §18).
     if (account.banned) throw new AccountBannedError();
     // Stored before today's parameters (a legacy scrypt hash or a cheaper argon2id): upgrade it now that the password is known.
-    if (this.passwords.needsRehash(account.password_hash)) await this.accounts.setPasswordHash(account.id, account.password_hash, await this.passwords.hash(password));
+    if (this.passwords.needsRehash(account.password_hash)) await this.accounts.setPasswordHash(account.id, account.password_hash, await this.passwords.rehash(password));
     const token = await this.loginSessions.start(account.id);
     return { accountId: account.id, token };
   }
