@@ -3,6 +3,9 @@ import { NotFoundError } from '../../src/errors/app-error';
 import { checkInvariants } from '../../src/ops/invariants';
 import { VoidInsertionService } from '../../src/modules/admin/void-insertion.service';
 import { InsertCoinService } from '../../src/modules/play-sessions/insert-coin.service';
+import { InsertionVoidedError } from '../../src/modules/scoring/scoring.errors';
+import { SubmitScoreService } from '../../src/modules/scoring/submit-score.service';
+import { eventually } from '../support/eventually';
 import { createTestServices, ServiceWorld, TestServices, WORLD_ENV } from '../support/services';
 
 /**
@@ -58,5 +61,38 @@ describe('VoidInsertionService', () => {
     const before = await s.db.query('SELECT count(*)::int AS n FROM ledger_entries');
     await expect(s.get(VoidInsertionService).void(admin.actorId, randomUUID(), { reason: 'Nothing.', idempotencyKey: key() }, null)).rejects.toBeInstanceOf(NotFoundError);
     expect((await s.db.query('SELECT count(*)::int AS n FROM ledger_entries')).rows[0].n).toBe(before.rows[0].n);
+  });
+  it('refuses a score that waited for a void (INSERTION_VOIDED, nothing saved), player and trusted alike', async () => {
+    const admin = await world.admin();
+    const player = await world.player();
+    await world.fund(player, 4);
+    const voids = s.get(VoidInsertionService);
+    const scores = s.get(SubmitScoreService);
+    const waiting = () => s.db.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'").then((r) => r.rows[0]!.n);
+    for (const route of ['player', 'trusted'] as const) {
+      const sessionId = await world.playSession(player, game.slug);
+      const { insertionId } = await s.get(InsertCoinService).insertCoin(player, sessionId, { idempotencyKey: key() });
+      // The void takes the insertion's lock, then waits here (for the wallet) until the score waits too.
+      const holder = await s.db.connect();
+      try {
+        await holder.query('BEGIN');
+        await holder.query('SELECT 1 FROM wallets WHERE id = $1 FOR UPDATE', [player.walletId]);
+        const voided = voids.void(admin.actorId, insertionId, { reason: 'Raced.', idempotencyKey: key() }, null);
+        await eventually(waiting, (n) => n === 1);
+        const scored =
+          route === 'player'
+            ? scores.submitPlayerScore(player, sessionId, { score: 42, idempotencyKey: key() })
+            : scores.submitTrustedScore({ keyId: randomUUID(), developerId: game.developerId, kind: 'live' }, insertionId, { score: 42, idempotencyKey: key() });
+        const outcome = scored.then(() => 'saved', (error: unknown) => error);
+        await eventually(waiting, (n) => n === 2);
+        await holder.query('COMMIT');
+        expect((await voided).statusCode).toBe(200);
+        expect(await outcome).toBeInstanceOf(InsertionVoidedError);
+      } finally {
+        holder.release();
+      }
+      expect((await s.db.query('SELECT count(*)::int AS n FROM scores WHERE insertion_id = $1', [insertionId])).rows[0].n).toBe(0);
+    }
+    expect((await checkInvariants(s.db)).violations).toEqual([]);
   });
 });
