@@ -30,7 +30,7 @@ export async function countQueries(
     recording?.push(typeof first === 'string' ? first : first?.text ?? '');
     return (original as (...a: unknown[]) => unknown).apply(this, args);
   };
-  const config = loadConfig({ NODE_ENV: 'production', PAYMENT_PROVIDER: 'sandbox', SEED_DEMO: 'false', LOG_LEVEL: 'silent', DATABASE_URL: databaseUrl, RATE_LIMIT_DEVELOPER_PER_KEY: '100000/60' });
+  const config = loadConfig({ NODE_ENV: 'production', PAYMENT_PROVIDER: 'sandbox', SEED_DEMO: 'false', LOG_LEVEL: 'silent', DATABASE_URL: databaseUrl, DATABASE_OWNER_URL: databaseUrl, RATE_LIMIT_DEVELOPER_PER_KEY: '100000/60' });
   const app = await createApp({ ...config, databaseUrl });
   const port = await freePort();
   await app.nest.listen(port, '127.0.0.1');

@@ -68,6 +68,8 @@ export function cpuSecondsOf(pid: number): number {
 export function benchServiceEnv(databaseUrl: string, admin: { email: string; password: string } = ADMIN): Record<string, string> {
   return {
     DATABASE_URL: databaseUrl,
+    // The bench's database URL is its server's superuser: named as the owner too, which production requires of a superuser (issue 26).
+    DATABASE_OWNER_URL: databaseUrl,
     ADMIN_EMAIL: admin.email,
     ADMIN_PASSWORD: admin.password,
     // Developer endpoints are limited per key (configurable); the bench measures the path, not the limit.

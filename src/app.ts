@@ -10,6 +10,7 @@ import type { Config } from './config';
 import { grantAppRole } from './database/app-role';
 import { DatabaseConnectivity } from './database/connectivity';
 import { createDataSource, runMigrations } from './database/data-source';
+import { refuseSuperuserWithoutOwner } from './database/superuser-check';
 import { AllExceptionsFilter } from './errors/all-exceptions.filter';
 import { AppLogger, createRootLogger, requestLogging } from './http/logging';
 import { cachePolicy } from './http/cache-policy';
@@ -48,13 +49,20 @@ async function initialize(dataSource: DataSource): Promise<DataSource> {
 /**
  * Connects and migrates. With an owner URL (DATABASE_OWNER_URL, or the embedded PostgreSQL's
  * superuser) the owner migrates and grants the service's role its data access (app-role.ts), and
- * the service connects as that role; without one, DATABASE_URL's role does both.
+ * the service connects as that role; without one, DATABASE_URL's role does both (a superuser
+ * there: warned about once, refused with NODE_ENV=production, superuser-check.ts).
  */
-async function connect(config: Config & { databaseUrl: string }, connectivity: DatabaseConnectivity): Promise<DataSource> {
+async function connect(config: Config & { databaseUrl: string }, connectivity: DatabaseConnectivity, logger: Logger): Promise<DataSource> {
   // Pool errors (idle connections cut by a restart) are logged once per outage, never fatal.
   const hooks = { onPoolError: (error: unknown) => connectivity.failed(error) };
   if (!config.databaseOwnerUrl) {
     const dataSource = await initialize(createDataSource(config.databaseUrl, config, hooks));
+    try {
+      await refuseSuperuserWithoutOwner(dataSource, config, logger);
+    } catch (error) {
+      await dataSource.destroy();
+      throw error;
+    }
     await runMigrations(dataSource);
     return dataSource;
   }
@@ -90,13 +98,13 @@ export interface CreateAppOptions {
 
 export async function createApp(config: Config & { databaseUrl: string }, options: CreateAppOptions = {}): Promise<App> {
   const connectivity = new DatabaseConnectivity();
-  const dataSource = options.dataSource ?? (await connect(config, connectivity));
+  const logger = options.logger ?? createRootLogger(config);
+  const dataSource = options.dataSource ?? (await connect(config, connectivity, logger));
   const nest = await NestFactory.create<NestExpressApplication>(AppModule.register(config, { dataSource, connectivity }, options.imports, options.clock), {
     bodyParser: false,
     bufferLogs: true,
     abortOnError: false,
   });
-  const logger = options.logger ?? createRootLogger(config);
   nest.useLogger(new AppLogger(logger));
   nest.use(requestLogging(logger));
   nest.disable('x-powered-by');

@@ -116,6 +116,11 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
+  // A configuration the database revealed (a superuser in production): said like the others.
+  if (error instanceof ConfigError) {
+    process.stderr.write(`${error.message}\n`);
+    process.exit(78);
+  }
   process.stdout.write(`${JSON.stringify({ level: 'error', time: Date.now(), msg: 'Start-up failed', error: error instanceof Error ? error.message : String(error) })}\n`);
   process.exit(1);
 });

@@ -1,11 +1,22 @@
 /**
- * Least privilege (issue 14): the service connects as an application role that owns nothing and
- * may only read and write rows; the schema belongs to the owner that runs the migrations. Applied
- * by the owner after every migration run, so tables added later are covered too.
+ * Least privilege (issues 14 and 26): the service connects as an application role that owns
+ * nothing and may only read, insert and update rows, and delete only what the retention job purges;
+ * the schema belongs to the owner that runs the migrations. Applied by the owner after every
+ * migration run, so tables added later are covered too (without DELETE unless listed here).
  */
 
 /** Tables the application may only append to and read: the database refuses the rest to everyone (triggers), and to this role by privilege too. */
-export const APPEND_ONLY_TABLES = ['ledger_entries', 'audit_log', 'insertion_voids'];
+const APPEND_ONLY_TABLES = ['ledger_entries', 'audit_log', 'insertion_voids', 'insertions', 'developer_earnings'];
+
+/**
+ * Append-only tables whose rows a use case locks (a void locks its insertion): SELECT … FOR UPDATE
+ * needs an UPDATE privilege on some column, so the role gets it on the key, which a trigger still
+ * refuses to change.
+ */
+const LOCKED_APPEND_ONLY_TABLES: Record<string, string> = { insertions: 'id' };
+
+/** The only tables the application deletes from: what the retention job purges (src/modules/retention), and an idempotency claim given up. */
+const RETENTION_TABLES = ['idempotency_keys', 'login_sessions', 'email_verification_tokens'];
 
 interface Queryable {
   query(sql: string, parameters?: unknown[]): Promise<unknown>;
@@ -33,15 +44,17 @@ export async function grantAppRole(owner: Transactional, appRole: string): Promi
 async function grant(owner: Queryable, appRole: string): Promise<void> {
   const role = identifier(appRole);
   await owner.query(`GRANT USAGE ON SCHEMA public TO ${role}`);
-  await owner.query(`GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO ${role}`);
+  await owner.query(`GRANT SELECT, INSERT, UPDATE ON ALL TABLES IN SCHEMA public TO ${role}`);
   await owner.query(`GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO ${role}`);
-  // What an earlier, broader grant may have left: no TRUNCATE, REFERENCES or TRIGGER anywhere.
-  await owner.query(`REVOKE TRUNCATE, REFERENCES, TRIGGER ON ALL TABLES IN SCHEMA public FROM ${role}`);
-  const rows = (await owner.query('SELECT relname FROM pg_class WHERE relname = ANY($1) AND relnamespace = $2::regnamespace', [
-    APPEND_ONLY_TABLES,
-    'public',
-  ])) as { relname: string }[];
-  for (const { relname } of rows) await owner.query(`REVOKE UPDATE, DELETE ON ${identifier(relname)} FROM ${role}`);
+  // What an earlier, broader grant may have left: no DELETE (but below), TRUNCATE, REFERENCES or TRIGGER anywhere.
+  await owner.query(`REVOKE DELETE, TRUNCATE, REFERENCES, TRIGGER ON ALL TABLES IN SCHEMA public FROM ${role}`);
+  for (const relname of await existing(owner, RETENTION_TABLES)) await owner.query(`GRANT DELETE ON ${identifier(relname)} TO ${role}`);
+  for (const relname of await existing(owner, APPEND_ONLY_TABLES)) {
+    // Revoking the table's UPDATE revokes its columns' too.
+    await owner.query(`REVOKE UPDATE ON ${identifier(relname)} FROM ${role}`);
+    const lockColumn = LOCKED_APPEND_ONLY_TABLES[relname];
+    if (lockColumn) await owner.query(`GRANT UPDATE (${identifier(lockColumn)}) ON ${identifier(relname)} TO ${role}`);
+  }
   // The migration history is the owner's business.
   await owner.query(`REVOKE ALL ON schema_migrations FROM ${role}`);
   // Nobody but the owner creates objects (already so from PostgreSQL 15; older servers allowed everyone).
@@ -53,4 +66,10 @@ async function grant(owner: Queryable, appRole: string): Promise<void> {
     if ((error as { code?: string }).code !== '42501') throw error;
     await owner.query('ROLLBACK TO SAVEPOINT revoke_create');
   }
+}
+
+/** Those of `tables` that exist (a grant runs after every migration run, also on an older schema). */
+async function existing(owner: Queryable, tables: string[]): Promise<string[]> {
+  const rows = (await owner.query('SELECT relname FROM pg_class WHERE relname = ANY($1) AND relnamespace = $2::regnamespace', [tables, 'public'])) as { relname: string }[];
+  return rows.map((row) => row.relname);
 }

@@ -9,6 +9,7 @@ import { DEMO } from '../../src/web/demo-seed.service';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, createApiKey, logIn, signUpVerifiedPlayer } from '../support/factories';
 import { fundPlayer, insertCoin, startSession } from '../support/play';
 import { BrowserWorld, signIn, startBrowserWorld } from '../support/browser';
+import { behindTriggers } from '../support/database';
 
 const OUT = join(__dirname, '..', '..', 'docs', 'screenshots');
 const WIDTHS = [1280, 360] as const;
@@ -66,7 +67,7 @@ describe('screenshots of every page (docs/screenshots)', () => {
       if (i === 0) await t.http().post(`/api/v1/sessions/${sessionId}/achievements`).set('Cookie', player).send({ key: 'first-coin' });
     }
     for (const [i, insertionId] of insertions.entries()) {
-      await t.db.query("UPDATE developer_earnings SET created_at = now() - make_interval(days => $2) WHERE insertion_id = $1", [insertionId, [0, 1, 3, 3, 6, 10, 10, 10][i]]);
+      await behindTriggers(t.db, "UPDATE developer_earnings SET created_at = now() - make_interval(days => $2) WHERE insertion_id = $1", [insertionId, [0, 1, 3, 3, 6, 10, 10, 10][i]]);
     }
     const developer = await logIn(t, DEMO.developer.email, DEMO.developer.password);
     await createApiKey(t, { cookie: developer }, 'live', 'production backend');

@@ -5,7 +5,7 @@
  */
 import { Client } from 'pg';
 import { TestApp } from '../support/app';
-import { createTestDatabase } from '../support/database';
+import { behindTriggers, createTestDatabase } from '../support/database';
 import { createDeveloper, createWorldApp, Developer, publishGame, signUpVerifiedPlayer, SignedUpUser } from '../support/factories';
 import { fundPlayer, insertCoin, paidSession, startSession } from '../support/play';
 
@@ -72,8 +72,7 @@ describe('GET /api/portal/earnings/daily', () => {
    * day boundaries cannot be reached through it; only the earning's timestamp moves.
    */
   async function earnedAt(insertionId: string, at: string): Promise<void> {
-    const moved = await t.db.query('UPDATE developer_earnings SET created_at = $2 WHERE insertion_id = $1', [insertionId, at]);
-    expect(moved.rowCount).toBe(1);
+    expect(await behindTriggers(t.db, 'UPDATE developer_earnings SET created_at = $2 WHERE insertion_id = $1', [insertionId, at])).toBe(1);
   }
 
   it('answers exactly 30 consecutive UTC days by default, oldest first, the last one today, zero-filled', async () => {

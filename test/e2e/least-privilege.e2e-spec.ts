@@ -8,8 +8,9 @@ import type { DataSource } from 'typeorm';
 import { freePort } from '../../src/database/embedded-postgres';
 import { createTestApp, TestApp } from '../support/app';
 import { createTestDatabase } from '../support/database';
-import { createWorldApp, signUpPlayer, uniqueEmail } from '../support/factories';
-import { fundPlayer } from '../support/play';
+import { createDeveloper, createWorldApp, publishGame, signUpPlayer, uniqueEmail } from '../support/factories';
+import { asAppRole } from '../support/global-setup';
+import { fundPlayer, paidSession } from '../support/play';
 import { MAIN, startPostgresProcess, startService } from '../support/process';
 
 const root = resolve(__dirname, '../..');
@@ -75,6 +76,89 @@ describe('least privilege: the service connects as an application role', () => {
     for (const sql of ['UPDATE audit_log SET reason = reason', 'DELETE FROM audit_log']) expect(await refused(app, sql)).toMatch(/^42501: permission denied/);
     const { rows } = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM ledger_entries');
     expect(rows[0]!.n).toBeGreaterThan(0);
+  });
+
+  describe('issue 26: earnings, insertions and balances', () => {
+    let player: Awaited<ReturnType<typeof signUpPlayer>>;
+    let walletId: string;
+
+    beforeAll(async () => {
+      player = await signUpPlayer(t, { verified: true });
+      await fundPlayer(t, player, 3);
+      const { slug } = await publishGame(t, await createDeveloper(t));
+      await paidSession(t, player, slug);
+      walletId = (await t.db.query<{ id: string }>('SELECT w.id FROM wallets w JOIN players p ON p.id = w.player_id WHERE p.account_id = $1', [player.accountId])).rows[0]!.id;
+    });
+
+    async function counts(): Promise<{ earnings: number; insertions: number; balance: number; entries: number }> {
+      const { rows } = await t.db.query(
+        `SELECT (SELECT count(*)::int FROM developer_earnings) AS earnings, (SELECT count(*)::int FROM insertions) AS insertions,
+                (SELECT balance::int FROM wallets WHERE id = $1) AS balance, (SELECT count(*)::int FROM ledger_entries WHERE wallet_id = $1) AS entries`,
+        [walletId],
+      );
+      return rows[0];
+    }
+
+    it('DELETE FROM developer_earnings succeeded as the app role: now DELETE is granted only on the tables the retention job purges', async () => {
+      const before = await counts();
+      expect(before.earnings).toBeGreaterThan(0);
+      for (const sql of ['DELETE FROM developer_earnings', 'DELETE FROM insertions', 'DELETE FROM wallets', 'DELETE FROM purchases', 'DELETE FROM accounts']) {
+        expect({ sql, answer: await refused(app, sql) }).toEqual({ sql, answer: expect.stringMatching(/^42501: permission denied/) });
+      }
+      expect(await counts()).toEqual(before);
+      const rows: { relname: string }[] = await app.query(
+        "SELECT relname FROM pg_class WHERE relnamespace = 'public'::regnamespace AND relkind = 'r' AND has_table_privilege(oid, 'DELETE') ORDER BY relname",
+      );
+      // src/modules/retention: expired idempotency keys, ended login sessions, used or expired verification tokens.
+      expect(rows.map((r) => r.relname)).toEqual(['email_verification_tokens', 'idempotency_keys', 'login_sessions']);
+    });
+
+    it('earnings and insertions refuse UPDATE and DELETE: to the app role by privilege, to the owner by a trigger', async () => {
+      const before = await counts();
+      for (const sql of ['UPDATE developer_earnings SET earned_mills = earned_mills', 'UPDATE insertions SET coins = coins']) {
+        expect({ sql, answer: await refused(app, sql) }).toEqual({ sql, answer: expect.stringMatching(/^42501: permission denied/) });
+      }
+      // The app role may lock an insertion (a void does: FOR UPDATE needs an UPDATE privilege), never change it.
+      expect(await refused(app, 'UPDATE insertions SET id = id')).toMatch(/^42501: insertions keeps its rows: UPDATE/);
+      for (const [sql, table] of [
+        ['UPDATE developer_earnings SET earned_mills = earned_mills * 2, gross_mills = gross_mills * 2, coins = coins * 2', 'developer_earnings'],
+        ['DELETE FROM developer_earnings', 'developer_earnings'],
+        ['UPDATE insertions SET coins = coins + 1', 'insertions'],
+        ['DELETE FROM insertions', 'insertions'],
+        ['TRUNCATE developer_earnings', 'developer_earnings'],
+      ]) {
+        expect({ sql, answer: await refused(t.db, sql) }).toEqual({ sql, answer: expect.stringMatching(new RegExp(`^42501: ${table} keeps its rows`)) });
+      }
+      expect(await counts()).toEqual(before);
+    });
+
+    it('UPDATE wallets SET balance = balance + 100000 succeeded with the ledger unchanged: now the balance follows the newest ledger entry, for every role', async () => {
+      const before = await counts();
+      expect(before.balance).toBe(2);
+      for (const sql of [
+        `UPDATE wallets SET balance = balance + 100000 WHERE id = '${walletId}'`,
+        `UPDATE wallets SET balance = balance + 100000, last_seq = last_seq + 1 WHERE id = '${walletId}'`,
+        `UPDATE wallets SET last_seq = last_seq - 1 WHERE id = '${walletId}'`,
+        `UPDATE wallets SET balance = 0, last_seq = 0 WHERE id = '${walletId}'`,
+      ]) {
+        for (const role of [app, t.db]) {
+          expect({ sql, answer: await refused(role, sql) }).toEqual({ sql, answer: expect.stringMatching(/^23514: wallet [0-9a-f-]{36}: balance and last_seq \(\d+, \d+\) are not its newest ledger entry's \(2, 2\)/) });
+        }
+      }
+      // A wallet opened with coins and no ledger entry.
+      const [{ id: playerId }] = await app.query(
+        `WITH a AS (INSERT INTO accounts (email, password_hash, display_name) VALUES ($1, 'x', 'Rich') RETURNING id)
+         INSERT INTO players (account_id, display_name) SELECT id, 'Rich' FROM a RETURNING id`,
+        [uniqueEmail('rich')],
+      );
+      expect(await refused(app, `INSERT INTO wallets (player_id, balance) VALUES ('${playerId}', 100000)`)).toMatch(/^23514: wallet .*not its newest ledger entry's \(0, 0\)/);
+      // Freezing still writes the wallet row.
+      await app.query('UPDATE wallets SET frozen_at = now() WHERE id = $1', [walletId]);
+      await app.query('UPDATE wallets SET frozen_at = NULL WHERE id = $1', [walletId]);
+      expect(await counts()).toEqual(before);
+      const wallet = await t.http().get('/api/me/wallet').set('Cookie', player.cookie);
+      expect(wallet.body.balance).toBe(2);
+    });
   });
 
   it('TRUNCATE of the ledger was not blocked: now it is refused even to the owner, also through CASCADE', async () => {
@@ -202,6 +286,8 @@ describe('the embedded PostgreSQL', () => {
         await su.end();
       }
       expect(service.output()).not.toContain(credentials.superuserPassword);
+      // The default `npm start` already splits the roles: nothing to warn about (issue 26).
+      expect(service.output()).not.toContain('DATABASE_OWNER_URL');
     } finally {
       expect(await service.stop('SIGTERM')).toBe(0);
     }
@@ -212,8 +298,9 @@ describe('verification links in the log', () => {
   it('e-mail verification links were logged in production mode: not any more (outside production they still are)', async () => {
     if (!existsSync(MAIN)) throw new Error('dist/ is missing: npm test builds it first (npm run build)');
     for (const nodeEnv of ['production', 'development']) {
-      // Production takes payments through Stripe unless told otherwise (docs/payments.md).
-      const service = await startService({ DATABASE_URL: await createTestDatabase(), NODE_ENV: nodeEnv, LOG_LEVEL: 'info', SEED_DEMO: 'false', PAYMENT_PROVIDER: 'sandbox' });
+      // Production takes payments through Stripe unless told otherwise (docs/payments.md), and connects as a role that is no superuser.
+      const databaseUrl = await createTestDatabase();
+      const service = await startService({ DATABASE_URL: asAppRole(databaseUrl), DATABASE_OWNER_URL: databaseUrl, NODE_ENV: nodeEnv, LOG_LEVEL: 'info', SEED_DEMO: 'false', PAYMENT_PROVIDER: 'sandbox' });
       try {
         const email = uniqueEmail('mail');
         const res = await fetch(`${service.url}/auth/signup`, {
@@ -227,9 +314,38 @@ describe('verification links in the log', () => {
         expect(await service.stop('SIGTERM')).toBe(0);
       }
       const log = service.output();
+      expect(log).not.toContain('superuser');
       expect(log).toContain('Verify your e-mail address');
       if (nodeEnv === 'production') expect(log).not.toMatch(/verify-email\?token=|token=[A-Za-z0-9_-]{20}/);
       else expect(log).toMatch(/verify-email\?token=[A-Za-z0-9_-]{43}/);
     }
   }, 120_000);
+});
+
+describe('start-up as a superuser without DATABASE_OWNER_URL (issue 26)', () => {
+  beforeAll(() => {
+    if (!existsSync(MAIN)) throw new Error('dist/ is missing: npm test builds it first (npm run build)');
+  });
+
+  it('started silently: now warns once, and with NODE_ENV=production refuses to start, naming DATABASE_OWNER_URL', async () => {
+    // The test server's own role is a superuser.
+    const databaseUrl = await createTestDatabase();
+    const warned = await startService({ DATABASE_URL: databaseUrl, NODE_ENV: 'development', LOG_LEVEL: 'warn', SEED_DEMO: 'false' });
+    try {
+      expect((await fetch(`${warned.url}/health/ready`)).status).toBe(200);
+      await fetch(`${warned.url}/api/games`);
+    } finally {
+      expect(await warned.stop('SIGTERM')).toBe(0);
+    }
+    const warnings = warned.output().split('\n').filter((line) => line.includes('DATABASE_OWNER_URL'));
+    expect(warnings).toHaveLength(1);
+    expect(JSON.parse(warnings[0]!)).toMatchObject({ level: 40, msg: expect.stringMatching(/superuser.*DATABASE_OWNER_URL/) });
+
+    const production = await startService({ DATABASE_URL: databaseUrl, NODE_ENV: 'production', PAYMENT_PROVIDER: 'sandbox' }, { waitReady: false });
+    const code = await Promise.race([production.exited, new Promise((r) => setTimeout(() => r('still running after 30 s'), 30_000))]);
+    if (code === 'still running after 30 s') await production.stop('SIGKILL');
+    expect(code).toBe(78);
+    expect(production.output()).toMatch(/superuser.*NODE_ENV=production.*DATABASE_OWNER_URL/);
+    expect(production.output()).not.toContain('listening on');
+  }, 90_000);
 });

@@ -40,3 +40,24 @@ export async function createEmptyDatabase(): Promise<string> {
 export function testPool(url: string): Pool {
   return new Pool({ connectionString: url, max: 3 });
 }
+
+/**
+ * Runs one statement as the owner with triggers off, as a replica applies changes: for setting up
+ * what the API cannot, on tables that refuse changes to everyone (developer_earnings keeps its rows,
+ * a wallet's balance follows its ledger; issue 26). The test server's role is a superuser.
+ */
+export async function behindTriggers(pool: Pool, sql: string, values: unknown[] = []): Promise<number> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query('SET LOCAL session_replication_role = replica');
+    const result = await client.query(sql, values);
+    await client.query('COMMIT');
+    return result.rowCount ?? 0;
+  } catch (error) {
+    await client.query('ROLLBACK');
+    throw error;
+  } finally {
+    client.release();
+  }
+}
