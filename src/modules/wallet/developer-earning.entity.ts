@@ -1,6 +1,6 @@
 import { Check, Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
 
-/** The developer's 70% of one insertion, in mills (1/1000 USD): 1 coin = 250, the share 175. */
+/** The developer's 70% of one insertion, in mills (1/1000 USD): 1 coin = 250, the share 175. Append-only (developer_earnings_append_only, _no_truncate). */
 @Entity('developer_earnings')
 @Unique('developer_earnings_insertion_key', ['insertionId'])
 @Check('developer_earnings_amounts', 'coins >= 1 AND gross_mills = coins * 250 AND earned_mills * 10 = gross_mills * 7')

@@ -1,6 +1,6 @@
 import { Check, Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
 
-/** A paid coin insertion: the debit it was paid with, its play session and game. */
+/** A paid coin insertion: the debit it was paid with, its play session and game. Append-only (insertions_append_only, insertions_no_truncate). */
 @Entity('insertions')
 @Unique('insertions_ledger_entry_key', ['ledgerEntryId'])
 @Check('insertions_coins_positive', 'coins >= 1')

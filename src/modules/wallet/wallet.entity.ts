@@ -1,6 +1,6 @@
 import { Check, Column, CreateDateColumn, Entity, ForeignKey, PrimaryGeneratedColumn, Unique } from 'typeorm';
 
-/** A player's wallet and the head of its ledger chain (the latest entry's seq and running balance). */
+/** A player's wallet and the head of its ledger chain (the latest entry's seq and running balance; wallets_balance_follows_ledger refuses any other). */
 @Entity('wallets')
 @Unique('wallets_player_key', ['playerId'])
 @Check('wallets_balance_non_negative', 'balance >= 0')
