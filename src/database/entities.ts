@@ -18,7 +18,7 @@ import { Insertion } from '../modules/wallet/insertion.entity';
 import { LedgerEntry } from '../modules/wallet/ledger-entry.entity';
 import { Wallet } from '../modules/wallet/wallet.entity';
 import { InsertionVoid } from '../modules/wallet/insertion-void.entity';
-import { RecordedPaymentEvent } from '../modules/payments/payment-event.entity';
+import { PaymentEventConflict, RecordedPaymentEvent } from '../modules/payments/payment-event.entity';
 import { Purchase } from '../modules/payments/purchase.entity';
 
 /**
@@ -35,5 +35,5 @@ export const ENTITIES = [
   Score,
   AchievementUnlock,
   AuditLogEntry,
-  Purchase, RecordedPaymentEvent, InsertionVoid,
+  Purchase, RecordedPaymentEvent, PaymentEventConflict, InsertionVoid,
 ];

@@ -29,7 +29,11 @@ export interface InvariantReport {
   };
 }
 
-/** Ledger kinds: credit (admin), debit (insertion), purchase, refund (a refunded or disputed purchase), void (an insertion's coins returned). */
+/**
+ * Ledger kinds: credit (admin), debit (insertion), purchase, refund (coins taken back for a refund,
+ * whole or partial, or a dispute), refund_reversal (a failed refund's coins back), dispute_won (a won
+ * dispute's coins back), void (an insertion's coins returned).
+ */
 const CHECKS: { invariant: string; sql: string }[] = [
   {
     invariant: 'each wallet: running balances chain from 0 by their deltas, with no gap in seq',
@@ -140,18 +144,18 @@ const CHECKS: { invariant: string; sql: string }[] = [
       LIMIT 20`,
   },
   {
-    invariant: 'each purchase or refund entry: names a purchase of its own wallet',
+    invariant: 'each purchase, refund, refund_reversal or dispute_won entry: names a purchase of its own wallet',
     sql: `
       SELECT l.id AS ledger_entry_id, l.kind, l.purchase_id, l.wallet_id, p.wallet_id AS purchase_wallet
       FROM ledger_entries l LEFT JOIN purchases p ON p.id = l.purchase_id
-      WHERE l.kind IN ('purchase', 'refund') AND (p.id IS NULL OR p.wallet_id <> l.wallet_id)
+      WHERE l.kind IN ('purchase', 'refund', 'refund_reversal', 'dispute_won') AND (p.id IS NULL OR p.wallet_id <> l.wallet_id)
       LIMIT 20`,
   },
   {
-    invariant: 'no purchase credited twice, and none refunded twice',
+    invariant: 'no purchase credited twice, and no dispute won twice',
     sql: `
       SELECT purchase_id, kind, COUNT(*) AS entries FROM ledger_entries
-      WHERE kind IN ('purchase', 'refund') GROUP BY purchase_id, kind HAVING COUNT(*) > 1
+      WHERE kind IN ('purchase', 'dispute_won') GROUP BY purchase_id, kind HAVING COUNT(*) > 1
       LIMIT 20`,
   },
   {
@@ -165,13 +169,36 @@ const CHECKS: { invariant: string; sql: string }[] = [
       LIMIT 20`,
   },
   {
-    invariant: 'each refunded or disputed purchase: coins taken back + unrecoveredCoins = its coins; no other purchase took any back',
+    invariant:
+      'each purchase: coins taken back (refunds less refund reversals and won disputes) + unrecoveredCoins = what its refunds and dispute claim: ceil(refunded cents / 25), at most its coins; all of them while disputed; none before it is paid',
     sql: `
-      SELECT p.id AS purchase_id, p.status, p.coins, p.unrecovered_coins, COALESCE(-SUM(l.delta), 0) AS taken
-      FROM purchases p LEFT JOIN ledger_entries l ON l.purchase_id = p.id AND l.kind = 'refund'
-      GROUP BY p.id, p.status, p.coins, p.unrecovered_coins
-      HAVING (p.status IN ('refunded', 'disputed') AND COALESCE(-SUM(l.delta), 0) + p.unrecovered_coins <> p.coins)
-          OR (p.status NOT IN ('refunded', 'disputed') AND (COUNT(l.id) <> 0 OR p.unrecovered_coins <> 0))
+      SELECT p.id AS purchase_id, p.status, p.coins, p.refunded_cents, p.unrecovered_coins, COALESCE(-SUM(l.delta), 0) AS taken
+      FROM purchases p LEFT JOIN ledger_entries l ON l.purchase_id = p.id AND l.kind IN ('refund', 'refund_reversal', 'dispute_won')
+      GROUP BY p.id, p.status, p.coins, p.refunded_cents, p.unrecovered_coins
+      HAVING COALESCE(-SUM(l.delta), 0) + p.unrecovered_coins <> CASE
+               WHEN p.status = 'disputed' THEN p.coins
+               WHEN p.status IN ('paid', 'refunded') THEN LEAST(p.coins, CEIL(p.refunded_cents / 25.0))
+               ELSE 0 END
+          OR (p.status IN ('pending', 'failed') AND COUNT(l.id) <> 0)
+      LIMIT 20`,
+  },
+  {
+    invariant: 'each won dispute: gave back exactly the coins it took, once; no other purchase got any back for a dispute',
+    sql: `
+      SELECT p.id AS purchase_id, p.dispute_outcome, p.dispute_taken_coins, COALESCE(SUM(l.delta), 0) AS given_back
+      FROM purchases p LEFT JOIN ledger_entries l ON l.purchase_id = p.id AND l.kind = 'dispute_won'
+      GROUP BY p.id, p.dispute_outcome, p.dispute_taken_coins
+      HAVING COALESCE(SUM(l.delta), 0) <> CASE WHEN p.dispute_outcome = 'won' THEN p.dispute_taken_coins ELSE 0 END
+      LIMIT 20`,
+  },
+  {
+    invariant: 'no payment event whose amount or currency did not match moved money',
+    sql: `
+      SELECT e.provider, e.event_id, e.kind, e.purchase_id, e.amount_cents, e.currency
+      FROM payment_events e JOIN purchases p ON p.id = e.purchase_id
+      WHERE e.outcome = 'applied'
+        AND ((e.currency IS NOT NULL AND e.currency <> 'usd')
+          OR (e.kind = 'payment_succeeded' AND e.amount_cents IS NOT NULL AND e.amount_cents * 10 <> p.price_mills))
       LIMIT 20`,
   },
   {
@@ -229,10 +256,10 @@ const CHECKS: { invariant: string; sql: string }[] = [
   },
   {
     invariant:
-      'money is conserved: coins in (credits, purchases, voids) = coins in wallets + coins out (debits, refunds); debits = coins spent on insertions; voids = coins of voided insertions; spent value = developer earnings + platform share',
+      'money is conserved: coins in (credits, purchases, refund reversals, won disputes, voids) = coins in wallets + coins out (debits, refunds); debits = coins spent on insertions; voids = coins of voided insertions; spent value = developer earnings + platform share',
     sql: `
       WITH sums AS (
-             SELECT COALESCE(SUM(delta) FILTER (WHERE kind IN ('credit', 'purchase', 'void')), 0) AS coins_in,
+             SELECT COALESCE(SUM(delta) FILTER (WHERE kind IN ('credit', 'purchase', 'refund_reversal', 'dispute_won', 'void')), 0) AS coins_in,
                     COALESCE(-SUM(delta) FILTER (WHERE kind IN ('debit', 'refund')), 0) AS coins_out,
                     COALESCE(-SUM(delta) FILTER (WHERE kind = 'debit'), 0) AS debited,
                     COALESCE(SUM(delta) FILTER (WHERE kind = 'void'), 0) AS returned

@@ -5,10 +5,11 @@ import { runningEmbeddedUrl } from '../database/embedded-postgres';
 import { SANDBOX_SIGNATURE_HEADER, signSandboxEvent } from '../modules/payments';
 
 /**
- * `npm run payments:sandbox-event -- <refunded|disputed|succeeded|failed> <purchaseId> [--url <service URL>]`
+ * `npm run payments:sandbox-event -- <refunded|disputed|dispute_won|dispute_lost|succeeded|failed> <purchaseId> [--amount <cents>] [--url <service URL>]`
  *
  * Sends a signed sandbox event to `POST /webhooks/payments/sandbox`, exactly as the sandbox provider
- * would (docs/payments.md): how to try a refund or a dispute. The signing key is
+ * would (docs/payments.md): how to try a refund (whole, or partial with --amount), a dispute and its
+ * outcome. `--amount` is sent as `amountCents` (with `currency: "usd"`). The signing key is
  * PAYMENT_WEBHOOK_SECRET, else the one the service generated, read from its database (DATABASE_URL,
  * else the embedded PostgreSQL of a running `npm start` under DATA_DIR). The key is never printed.
  */
@@ -17,10 +18,12 @@ const TYPES: Record<string, string> = {
   failed: 'payment.failed',
   refunded: 'payment.refunded',
   disputed: 'payment.disputed',
+  dispute_won: 'payment.dispute_won',
+  dispute_lost: 'payment.dispute_lost',
 };
 
 function usage(message: string): never {
-  process.stderr.write(`${message}\nUsage: npm run payments:sandbox-event -- <${Object.keys(TYPES).join('|')}> <purchaseId> [--url http://localhost:3000]\n`);
+  process.stderr.write(`${message}\nUsage: npm run payments:sandbox-event -- <${Object.keys(TYPES).join('|')}> <purchaseId> [--amount <cents>] [--url http://localhost:3000]\n`);
   process.exit(2);
 }
 
@@ -44,11 +47,15 @@ async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const urlAt = args.indexOf('--url');
   const base = urlAt >= 0 ? args.splice(urlAt, 2)[1] : process.env.PUBLIC_ORIGIN?.trim() || `http://localhost:${process.env.PORT?.trim() || '3000'}`;
+  const amountAt = args.indexOf('--amount');
+  const amount = amountAt >= 0 ? args.splice(amountAt, 2)[1] : undefined;
+  if (amount !== undefined && !/^\d{1,12}$/.test(amount)) usage('--amount takes a whole number of cents, e.g. --amount 125 for 1.25 USD.');
   const [kind, purchaseId] = args;
   const type = kind ? (TYPES[kind] ?? (Object.values(TYPES).includes(kind) ? kind : undefined)) : undefined;
   if (!type || !purchaseId || !base) usage('Which event, for which purchase?');
   const created = Math.floor(Date.now() / 1000);
-  const body = JSON.stringify({ id: `evt_cli_${randomUUID()}`, type, purchaseId, created });
+  const money = amount === undefined ? {} : { amountCents: Number(amount), currency: 'usd' };
+  const body = JSON.stringify({ id: `evt_cli_${randomUUID()}`, type, purchaseId, created, ...money });
   const res = await fetch(new URL('/webhooks/payments/sandbox', base), {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', [SANDBOX_SIGNATURE_HEADER]: signSandboxEvent(await signingKey(), body, created) },

@@ -40,6 +40,7 @@ function entryText(entry: LedgerEntryView): string {
   // Payments (§19): a pack bought, coins taken back for a refund or dispute, an insertion's coins returned.
   if (entry.kind === 'purchase') return 'Coins bought';
   if (entry.kind === 'refund') return entry.reason ?? 'Coins taken back';
+  if (entry.kind === 'refund_reversal' || entry.kind === 'dispute_won') return entry.reason ?? 'Coins returned';
   if (entry.kind === 'void') return entry.gameSlug ? `Coin returned · ${entry.gameSlug}` : 'Coin returned';
   return entry.reason ? `${entry.kind} · ${entry.reason}` : entry.kind;
 }

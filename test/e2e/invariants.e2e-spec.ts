@@ -57,7 +57,7 @@ describe('money invariant checker', () => {
       expect(report.violations.map((v) => v.invariant)).toEqual(
         expect.arrayContaining([
           'each debit belongs to exactly one insertion',
-          'money is conserved: coins in (credits, purchases, voids) = coins in wallets + coins out (debits, refunds); debits = coins spent on insertions; voids = coins of voided insertions; spent value = developer earnings + platform share',
+          'money is conserved: coins in (credits, purchases, refund reversals, won disputes, voids) = coins in wallets + coins out (debits, refunds); debits = coins spent on insertions; voids = coins of voided insertions; spent value = developer earnings + platform share',
         ]),
       );
     } finally {

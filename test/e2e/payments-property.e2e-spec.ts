@@ -1,8 +1,9 @@
 /**
- * Property (fast-check): whatever the interleaving of purchases, payments, duplicate deliveries,
- * refunds, disputes, insert-coins, voids, admin credits and unfreezes — steps of a batch run at the
- * same moment — every money invariant holds afterwards, no balance is negative, and each purchase
- * ends where its delivered events put it in its life order.
+ * Property (fast-check): whatever the interleaving of purchases, payments (some of another amount
+ * or currency), duplicate deliveries, refunds whole and partial, disputes and their outcomes,
+ * insert-coins, voids, admin credits and unfreezes — steps of a batch run at the same moment — every
+ * money invariant holds afterwards, no balance is negative, and each purchase ends where its
+ * delivered events put it in its life order (CONTRACT §19, §19.1).
  */
 import fc from 'fast-check';
 import { checkInvariants } from '../../src/ops/invariants';
@@ -13,7 +14,9 @@ import { buy, eventBody, eventId, postSandbox, sign, webhookSecret } from '../su
 
 type Step =
   | { kind: 'buy'; pack: number }
-  | { kind: 'pay' | 'duplicatePay' | 'fail' | 'refund' | 'dispute'; purchase: number }
+  | { kind: 'pay' | 'duplicatePay' | 'fail' | 'refund' | 'dispute' | 'disputeWon' | 'disputeLost'; purchase: number }
+  | { kind: 'partialRefund'; purchase: number; cents: number }
+  | { kind: 'mismatchPay'; purchase: number; amountCents: number; currency: string }
   | { kind: 'insertCoin' }
   | { kind: 'void'; insertion: number }
   | { kind: 'credit'; coins: number }
@@ -21,7 +24,7 @@ type Step =
 
 const PACKS = ['pack-10', 'pack-40', 'pack-100'];
 
-const event = (kind: 'pay' | 'duplicatePay' | 'fail' | 'refund' | 'dispute') => fc.record({ kind: fc.constant(kind), purchase: fc.nat({ max: 3 }) });
+const event = (kind: 'pay' | 'duplicatePay' | 'fail' | 'refund' | 'dispute' | 'disputeWon' | 'disputeLost') => fc.record({ kind: fc.constant(kind), purchase: fc.nat({ max: 3 }) });
 
 const step: fc.Arbitrary<Step> = fc.oneof(
   { arbitrary: fc.record({ kind: fc.constant('buy' as const), pack: fc.nat({ max: 2 }) }), weight: 3 },
@@ -30,6 +33,19 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   { arbitrary: event('fail'), weight: 1 },
   { arbitrary: event('refund'), weight: 2 },
   { arbitrary: event('dispute'), weight: 2 },
+  { arbitrary: fc.record({ kind: fc.constant('partialRefund' as const), purchase: fc.nat({ max: 3 }), cents: fc.integer({ min: 1, max: 1200 }) }), weight: 2 },
+  { arbitrary: event('disputeWon'), weight: 1 },
+  { arbitrary: event('disputeLost'), weight: 1 },
+  {
+    // Another amount (never a pack's price: 250, 1000, 2500 cents are not odd) or another currency.
+    arbitrary: fc.record({
+      kind: fc.constant('mismatchPay' as const),
+      purchase: fc.nat({ max: 3 }),
+      amountCents: fc.integer({ min: 0, max: 1500 }).map((n) => n * 2 + 1),
+      currency: fc.constantFrom('usd', 'eur', 'EUR'),
+    }),
+    weight: 1,
+  },
   { arbitrary: fc.record({ kind: fc.constant('insertCoin' as const) }), weight: 2 },
   { arbitrary: fc.record({ kind: fc.constant('void' as const), insertion: fc.nat({ max: 3 }) }), weight: 1 },
   { arbitrary: fc.record({ kind: fc.constant('credit' as const), coins: fc.integer({ min: 1, max: 30 }) }), weight: 1 },
@@ -59,13 +75,15 @@ describe('payments property: any interleaving keeps the money invariants', () =>
       fc.asyncProperty(scenario, async (batches) => {
         const player = await signUpVerifiedPlayer(t);
         const purchases: string[] = [];
+        const prices = new Map<string, number>();
+        const refundedCents = new Map<string, number>();
         const payEvents = new Map<string, string>();
         const delivered = new Map<string, Set<string>>();
         const insertions: string[] = [];
         const note = (purchaseId: string, what: string) => delivered.set(purchaseId, (delivered.get(purchaseId) ?? new Set()).add(what));
 
-        const send = async (type: string, purchaseId: string, id = eventId()) => {
-          const body = eventBody(type, purchaseId, id);
+        const send = async (type: string, purchaseId: string, id = eventId(), extra: Record<string, unknown> = {}) => {
+          const body = eventBody(type, purchaseId, id, extra);
           const res = await postSandbox(t, body, sign(secret, body));
           expect(res.status).toBe(200);
         };
@@ -75,7 +93,10 @@ describe('payments property: any interleaving keeps the money invariants', () =>
             case 'buy': {
               const res = await buy(t, player, PACKS[s.pack]);
               expect([201, 403]).toContain(res.status); // 403: a dispute froze the wallet
-              if (res.status === 201) purchases.push(res.body.purchaseId);
+              if (res.status === 201) {
+                purchases.push(res.body.purchaseId);
+                prices.set(res.body.purchaseId, Number(res.body.coins) * 25);
+              }
               return;
             }
             case 'pay':
@@ -94,6 +115,27 @@ describe('payments property: any interleaving keeps the money invariants', () =>
               if (!purchaseId) return;
               note(purchaseId, s.kind);
               return send({ fail: 'payment.failed', refund: 'payment.refunded', dispute: 'payment.disputed' }[s.kind], purchaseId);
+            }
+            case 'partialRefund': {
+              const purchaseId = purchases[s.purchase % Math.max(1, purchases.length)];
+              if (!purchaseId) return;
+              // A partial refund counts wherever it lands before a dispute; the model caps the total at the price.
+              note(purchaseId, 'partialRefund');
+              refundedCents.set(purchaseId, (refundedCents.get(purchaseId) ?? 0) + s.cents);
+              return send('payment.refunded', purchaseId, eventId(), { amountCents: s.cents, currency: 'usd' });
+            }
+            case 'disputeWon':
+            case 'disputeLost': {
+              const purchaseId = purchases[s.purchase % Math.max(1, purchases.length)];
+              if (!purchaseId) return;
+              note(purchaseId, s.kind);
+              return send(s.kind === 'disputeWon' ? 'payment.dispute_won' : 'payment.dispute_lost', purchaseId);
+            }
+            case 'mismatchPay': {
+              const purchaseId = purchases[s.purchase % Math.max(1, purchases.length)];
+              if (!purchaseId) return;
+              const amountCents = s.currency === 'usd' ? s.amountCents : prices.get(purchaseId);
+              return send('payment.succeeded', purchaseId, eventId(), { amountCents, currency: s.currency });
             }
             case 'insertCoin': {
               // A play session per insertion: the 1-per-500-ms limit is per play session.
@@ -131,22 +173,36 @@ describe('payments property: any interleaving keeps the money invariants', () =>
         const { rows: negative } = await t.db.query('SELECT id FROM wallets WHERE balance < 0');
         expect(negative).toEqual([]);
 
-        const listed = (await t.http().get('/api/me/purchases').set('Cookie', player.cookie).expect(200)).body.purchases as { purchaseId: string; status: string; coins: number; unrecoveredCoins: number }[];
+        const listed = (await t.http().get('/api/me/purchases').set('Cookie', player.cookie).expect(200)).body.purchases as {
+          purchaseId: string; status: string; coins: number; unrecoveredCoins: number; refundedUsd: string;
+        }[];
         expect(listed).toHaveLength(purchases.length);
         for (const p of listed) {
           const events = delivered.get(p.purchaseId) ?? new Set<string>();
-          // Where the delivered events put it, in life order, whatever their arrival order.
-          let expected = 'pending';
+          const price = p.coins * 25;
+          // Where the delivered events put it, in life order, whatever their arrival order. Refunds
+          // that land after a dispute change nothing, so with a dispute the refunded total may be lower.
+          const refundedInFull = events.has('refund') || (refundedCents.get(p.purchaseId) ?? 0) >= price;
+          const afterRefunds = refundedInFull ? 'refunded' : 'paid';
+          let expected: string[] = ['pending'];
           if (events.has('paid')) {
-            expected = events.has('dispute') ? 'disputed' : events.has('refund') ? 'refunded' : 'paid';
+            if (!events.has('dispute')) expected = [afterRefunds];
+            else if (events.has('disputeWon') && events.has('disputeLost')) expected = ['disputed', 'paid', 'refunded'];
+            else if (events.has('disputeWon')) expected = ['paid', 'refunded'];
+            else expected = ['disputed'];
           } else if (events.has('fail')) {
-            expected = 'failed';
+            expected = ['failed'];
           }
-          expect({ purchaseId: p.purchaseId, status: p.status }).toEqual({ purchaseId: p.purchaseId, status: expected });
-          if (p.status !== 'refunded' && p.status !== 'disputed') expect(p.unrecoveredCoins).toBe(0);
+          expect({ purchaseId: p.purchaseId, status: expected.includes(p.status) ? 'as expected' : p.status }).toEqual({ purchaseId: p.purchaseId, status: 'as expected' });
+          if (events.has('paid') && !events.has('dispute')) {
+            const refunded = refundedInFull ? price : Math.min(price, refundedCents.get(p.purchaseId) ?? 0);
+            expect({ purchaseId: p.purchaseId, refundedUsd: p.refundedUsd }).toEqual({ purchaseId: p.purchaseId, refundedUsd: String(refunded / 100) });
+          }
+          if (!events.has('paid')) expect(p).toMatchObject({ unrecoveredCoins: 0, refundedUsd: '0' });
         }
       }),
       { numRuns: 25 },
     );
-  });
+    // 25 scenarios of up to 40 steps each, on a shared 2-core machine.
+  }, 300_000);
 });

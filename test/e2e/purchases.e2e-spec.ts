@@ -72,6 +72,7 @@ describe('buying coins (sandbox)', () => {
         status: 'pending',
         checkoutUrl: `/checkout/${res.body.purchaseId}`,
         unrecoveredCoins: 0,
+        refundedUsd: '0',
         createdAt: expect.any(String),
       });
       const list = await t.http().get('/api/me/purchases').set('Cookie', player.cookie).expect(200);
@@ -277,7 +278,7 @@ describe('buying coins (sandbox)', () => {
       expect(rows).toEqual([{ outcome: 'applied', n: 1 }, { outcome: 'ignored', n: 5 }]);
     });
 
-    it('the database itself refuses a second purchase entry or a second refund entry for one purchase', async () => {
+    it('the database itself refuses a second purchase entry for one purchase, a backward move and a removal', async () => {
       const player = await signUpVerifiedPlayer(t);
       const purchaseId = await paidPurchase(t, player);
       const walletId = (await t.db.query<{ id: string }>('SELECT id FROM wallets WHERE player_id = $1', [player.playerId])).rows[0]!.id;

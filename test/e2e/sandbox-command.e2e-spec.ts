@@ -47,6 +47,18 @@ describe('npm run payments:sandbox-event', () => {
     expect(refunded.stdout + disputed.stdout).not.toContain(secret);
   });
 
+  it('sends a partial refund with --amount, and a dispute\'s outcome', async () => {
+    const player = await signUpVerifiedPlayer(t);
+    const purchaseId = await paidPurchase(t, player, 'pack-40');
+    const partial = await run(['refunded', purchaseId, '--amount', '125', '--url', service.url]);
+    expect(partial).toEqual({ code: 0, stdout: `payment.refunded for ${purchaseId}: 200 {"received":true}\n`, stderr: '' });
+    expect(await purchaseOf(t, player, purchaseId)).toMatchObject({ status: 'paid', refundedUsd: '1.25' });
+    expect((await run(['disputed', purchaseId, '--url', service.url])).code).toBe(0);
+    expect((await run(['dispute_won', purchaseId, '--url', service.url])).code).toBe(0);
+    expect(await purchaseOf(t, player, purchaseId)).toMatchObject({ status: 'paid', refundedUsd: '1.25', unrecoveredCoins: 0 });
+    expect((await run(['refunded', purchaseId, '--amount', '1.5', '--url', service.url])).code).toBe(2);
+  });
+
   it('explains its usage and sends nothing for an unknown event', async () => {
     const res = await run(['chargeback', 'x', '--url', service.url]);
     expect(res.code).toBe(2);

@@ -57,8 +57,9 @@ function signed(payload: string, timestamp?: number): string {
 }
 
 let sequence = 0;
-function event(type: string, object: Record<string, unknown>, id = `evt_test_${++sequence}_${Date.now()}`): string {
-  return JSON.stringify({ id, object: 'event', api_version: '2026-10-28.endive', created: Math.floor(Date.now() / 1000), type, data: { object } });
+/** A Stripe event as Stripe sends it; test mode (`livemode: false`) like the test key, unless `livemode` says otherwise. */
+function event(type: string, object: Record<string, unknown>, id = `evt_test_${++sequence}_${Date.now()}`, livemode = false): string {
+  return JSON.stringify({ id, object: 'event', api_version: '2026-10-28.endive', created: Math.floor(Date.now() / 1000), livemode, type, data: { object } });
 }
 
 describe('buying coins through Stripe', () => {
@@ -189,6 +190,175 @@ describe('buying coins through Stripe', () => {
     const me = await t.http().post('/api/me/purchases').set('Cookie', player.cookie).send({ packId: 'pack-10', idempotencyKey: idempotencyKey() });
     expect(me.status).toBe(403);
     expect(me.body.error).toBe('WALLET_FROZEN');
+  });
+
+  /** A paid pack-40 purchase (1000 cents) under PaymentIntent `pi`. */
+  async function paidStripePurchase(player: SignedUpUser, pi: string): Promise<string> {
+    const { purchaseId, sessionId } = await stripePurchase(player, 'pack-40');
+    await post(completed(purchaseId, sessionId, pi, { amount_total: 1000 })).expect(200);
+    expect(await balanceOf(t, player)).toBe(40);
+    return purchaseId;
+  }
+
+  const charge = (pi: string, refunded: number, extra: Record<string, unknown> = {}) =>
+    event('charge.refunded', { id: `ch_${pi}`, object: 'charge', payment_intent: pi, amount: 1000, amount_refunded: refunded, currency: 'usd', refunded: refunded === 1000, ...extra });
+  const refundObject = (pi: string, id: string, status: string, amount = 100) => ({ id, object: 'refund', payment_intent: pi, charge: `ch_${pi}`, amount, currency: 'usd', status });
+  const dispute = (type: string, pi: string, extra: Record<string, unknown> = {}) =>
+    event(type, { id: `dp_${pi}`, object: 'dispute', charge: `ch_${pi}`, payment_intent: pi, amount: 1000, currency: 'usd', status: 'needs_response', ...extra });
+
+  it.each([
+    ['another amount_total', { amount_total: 1 }],
+    ['another currency', { currency: 'eur' }],
+  ])('a checkout.session.completed with %s credits nothing and changes no purchase', async (_name, extra) => {
+    const player = await signUpVerifiedPlayer(t);
+    const { purchaseId, sessionId } = await stripePurchase(player);
+    const payload = completed(purchaseId, sessionId, `pi_test_mismatch_${sequence}`, extra);
+    await post(payload).expect(200);
+    expect(await balanceOf(t, player)).toBe(0);
+    expect((await purchaseOf(t, player, purchaseId)).status).toBe('pending');
+    const { rows } = await t.db.query("SELECT outcome, amount_cents::float8 AS amount, currency FROM payment_events WHERE provider = 'stripe' AND event_id = $1", [JSON.parse(payload).id]);
+    expect(rows).toEqual([{ outcome: expect.stringMatching(/mismatch/), amount: 'amount_total' in extra ? 1 : 250, currency: 'currency' in extra ? 'eur' : 'usd' }]);
+  });
+
+  it('an event from live mode, with a test key, moves nothing: a payment, a refund, a dispute', async () => {
+    const player = await signUpVerifiedPlayer(t);
+    const { purchaseId, sessionId } = await stripePurchase(player);
+    const live = (type: string, object: Record<string, unknown>) => event(type, object, undefined, true);
+    await post(live('checkout.session.completed', { id: sessionId, object: 'checkout.session', client_reference_id: purchaseId, payment_intent: 'pi_test_live', payment_status: 'paid', amount_total: 250, currency: 'usd' })).expect(200);
+    expect((await purchaseOf(t, player, purchaseId)).status).toBe('pending');
+    await post(live('checkout.session.expired', { id: sessionId, object: 'checkout.session', client_reference_id: purchaseId })).expect(200);
+    expect((await purchaseOf(t, player, purchaseId)).status).toBe('pending');
+    await post(completed(purchaseId, sessionId, 'pi_test_live')).expect(200);
+    await post(live('charge.refunded', { id: 'ch_live', object: 'charge', payment_intent: 'pi_test_live', amount: 250, amount_refunded: 250, currency: 'usd' })).expect(200);
+    await post(live('charge.dispute.created', { id: 'dp_live', object: 'dispute', payment_intent: 'pi_test_live', amount: 250, currency: 'usd' })).expect(200);
+    expect(await purchaseOf(t, player, purchaseId)).toMatchObject({ status: 'paid', refundedUsd: '0' });
+    expect(await balanceOf(t, player)).toBe(10);
+    const { rows } = await t.db.query("SELECT outcome FROM payment_events WHERE provider = 'stripe' AND livemode AND purchase_id = $1", [purchaseId]);
+    expect(rows.map((r) => r.outcome)).toEqual(['livemode_mismatch', 'livemode_mismatch', 'livemode_mismatch', 'livemode_mismatch']);
+  });
+
+  it('fails on checkout.session.async_payment_failed', async () => {
+    const player = await signUpVerifiedPlayer(t);
+    const { purchaseId, sessionId } = await stripePurchase(player);
+    await post(event('checkout.session.async_payment_failed', { id: sessionId, object: 'checkout.session', client_reference_id: purchaseId, payment_status: 'unpaid', amount_total: 250, currency: 'usd' })).expect(200);
+    expect((await purchaseOf(t, player, purchaseId)).status).toBe('failed');
+  });
+
+  it('charge.refunded is partial on amount_refunded, the running total: each total takes its coins once, in any order', async () => {
+    const player = await signUpVerifiedPlayer(t);
+    const purchaseId = await paidStripePurchase(player, 'pi_test_partial');
+    await post(charge('pi_test_partial', 101)).expect(200);
+    expect(await purchaseOf(t, player, purchaseId)).toMatchObject({ status: 'paid', refundedUsd: '1.01' });
+    expect(await balanceOf(t, player)).toBe(35);
+    // The same total again (another event id), and a late lower total: nothing more.
+    await post(charge('pi_test_partial', 101)).expect(200);
+    await post(charge('pi_test_partial', 50)).expect(200);
+    expect(await balanceOf(t, player)).toBe(35);
+    await post(charge('pi_test_partial', 1000)).expect(200);
+    expect(await purchaseOf(t, player, purchaseId)).toMatchObject({ status: 'refunded', refundedUsd: '10', unrecoveredCoins: 0 });
+    expect(await balanceOf(t, player)).toBe(0);
+    const { rows } = await t.db.query("SELECT refunded_total_cents::float8 AS total FROM payment_events WHERE provider = 'stripe' AND kind = 'refund' AND payment_ref = 'pi_test_partial' ORDER BY received_at");
+    expect(rows.map((r) => r.total)).toEqual([101, 101, 50, 1000]);
+  });
+
+  it('a refund in another currency moves nothing', async () => {
+    const player = await signUpVerifiedPlayer(t);
+    const purchaseId = await paidStripePurchase(player, 'pi_test_refund_eur');
+    await post(charge('pi_test_refund_eur', 1000, { currency: 'eur' })).expect(200);
+    expect(await purchaseOf(t, player, purchaseId)).toMatchObject({ status: 'paid', refundedUsd: '0' });
+    expect(await balanceOf(t, player)).toBe(40);
+  });
+
+  it.each(['charge.refund.updated', 'refund.updated', 'refund.failed'])('a refund Stripe reports failed (%s) gives its coins back once (refund_reversal)', async (type) => {
+    const player = await signUpVerifiedPlayer(t);
+    const pi = `pi_test_reversal_${type.replace(/\W/g, '_')}`;
+    const purchaseId = await paidStripePurchase(player, pi);
+    await post(charge(pi, 1000)).expect(200);
+    expect(await purchaseOf(t, player, purchaseId)).toMatchObject({ status: 'refunded', refundedUsd: '10' });
+    // Still pending or succeeded: nothing.
+    await post(event(type === 'refund.failed' ? 'refund.updated' : type, refundObject(pi, `re_${pi}`, 'succeeded', 1000))).expect(200);
+    expect(await balanceOf(t, player)).toBe(0);
+    await post(event(type, refundObject(pi, `re_${pi}`, 'failed', 1000))).expect(200);
+    expect(await purchaseOf(t, player, purchaseId)).toMatchObject({ status: 'paid', refundedUsd: '0', unrecoveredCoins: 0 });
+    expect(await balanceOf(t, player)).toBe(40);
+    // Stripe tells of the same failure under its other types: given back once.
+    for (const other of ['charge.refund.updated', 'refund.updated', 'refund.failed']) await post(event(other, refundObject(pi, `re_${pi}`, 'failed', 1000))).expect(200);
+    expect(await balanceOf(t, player)).toBe(40);
+    const { rows } = await t.db.query(
+      'SELECT l.kind, l.delta FROM ledger_entries l WHERE l.purchase_id = $1 ORDER BY l.seq',
+      [purchaseId],
+    );
+    expect(rows).toEqual([{ kind: 'purchase', delta: 40 }, { kind: 'refund', delta: -40 }, { kind: 'refund_reversal', delta: 40 }]);
+  });
+
+  it('a failed partial refund gives back only what it took', async () => {
+    const player = await signUpVerifiedPlayer(t);
+    const purchaseId = await paidStripePurchase(player, 'pi_test_partial_fail');
+    await post(charge('pi_test_partial_fail', 250)).expect(200);
+    await post(charge('pi_test_partial_fail', 500)).expect(200);
+    expect(await balanceOf(t, player)).toBe(20);
+    await post(event('refund.failed', refundObject('pi_test_partial_fail', 're_second', 'failed', 250))).expect(200);
+    expect(await purchaseOf(t, player, purchaseId)).toMatchObject({ status: 'paid', refundedUsd: '2.5' });
+    expect(await balanceOf(t, player)).toBe(30);
+  });
+
+  it('charge.dispute.closed won gives the coins back and keeps the wallet frozen; lost keeps it disputed; other statuses change nothing', async () => {
+    const winner = await signUpVerifiedPlayer(t);
+    const won = await paidStripePurchase(winner, 'pi_test_won');
+    await post(dispute('charge.dispute.created', 'pi_test_won')).expect(200);
+    expect(await purchaseOf(t, winner, won)).toMatchObject({ status: 'disputed' });
+    expect(await balanceOf(t, winner)).toBe(0);
+    await post(dispute('charge.dispute.closed', 'pi_test_won', { status: 'warning_closed' })).expect(200);
+    expect(await purchaseOf(t, winner, won)).toMatchObject({ status: 'disputed' });
+    await post(dispute('charge.dispute.closed', 'pi_test_won', { status: 'won' })).expect(200);
+    expect(await purchaseOf(t, winner, won)).toMatchObject({ status: 'paid', unrecoveredCoins: 0 });
+    expect(await balanceOf(t, winner)).toBe(40);
+    expect((await t.db.query("SELECT frozen_at FROM wallets WHERE player_id = $1", [winner.playerId])).rows[0].frozen_at).not.toBeNull();
+
+    const loser = await signUpVerifiedPlayer(t);
+    const lost = await paidStripePurchase(loser, 'pi_test_lost');
+    await post(dispute('charge.dispute.created', 'pi_test_lost')).expect(200);
+    await post(dispute('charge.dispute.closed', 'pi_test_lost', { status: 'lost' })).expect(200);
+    await post(dispute('charge.dispute.closed', 'pi_test_lost', { status: 'won' })).expect(200);
+    expect(await purchaseOf(t, loser, lost)).toMatchObject({ status: 'disputed' });
+    expect(await balanceOf(t, loser)).toBe(0);
+  });
+
+  it('keeps a closed dispute that comes before its dispute and before the payment, and applies both in life order', async () => {
+    const player = await signUpVerifiedPlayer(t);
+    const { purchaseId, sessionId } = await stripePurchase(player, 'pack-40');
+    await post(dispute('charge.dispute.closed', 'pi_test_early_won', { status: 'won' })).expect(200);
+    await post(dispute('charge.dispute.created', 'pi_test_early_won')).expect(200);
+    await post(completed(purchaseId, sessionId, 'pi_test_early_won', { amount_total: 1000 })).expect(200);
+    expect(await purchaseOf(t, player, purchaseId)).toMatchObject({ status: 'paid', unrecoveredCoins: 0 });
+    expect(await balanceOf(t, player)).toBe(40);
+  });
+
+  it('stores the provider ids and amounts with each event', async () => {
+    const player = await signUpVerifiedPlayer(t);
+    const purchaseId = await paidStripePurchase(player, 'pi_test_stored');
+    await post(dispute('charge.dispute.created', 'pi_test_stored')).expect(200);
+    const { rows } = await t.db.query(
+      "SELECT kind, purchase_ref, checkout_ref, payment_ref, object_ref, amount_cents::float8 AS amount, currency, livemode FROM payment_events WHERE provider = 'stripe' AND purchase_id = $1 ORDER BY received_at",
+      [purchaseId],
+    );
+    expect(rows).toEqual([
+      { kind: 'payment_succeeded', purchase_ref: purchaseId, checkout_ref: expect.stringMatching(/^cs_test_/), payment_ref: 'pi_test_stored', object_ref: null, amount: 1000, currency: 'usd', livemode: false },
+      { kind: 'dispute', purchase_ref: null, checkout_ref: null, payment_ref: 'pi_test_stored', object_ref: 'dp_pi_test_stored', amount: 1000, currency: 'usd', livemode: false },
+    ]);
+  });
+
+  it.each([
+    ['U+0000 in id', (p: string) => p.replace(/"id":"evt_[^"]*"/, '"id":"evt_\\u0000"')],
+    ['a lone surrogate in type', (p: string) => p.replace('"type":"checkout.session.completed"', '"type":"checkout.session.completed\\ud800"')],
+    ['U+0000 in the purchase id', (p: string) => p.replace(/"client_reference_id":"/, '"client_reference_id":"\\u0000')],
+  ])('answers a signed event with %s 400 INVALID_REQUEST', async (_name, change) => {
+    const player = await signUpVerifiedPlayer(t);
+    const { purchaseId, sessionId } = await stripePurchase(player);
+    const payload = change(completed(purchaseId, sessionId, `pi_test_odd_${sequence}`));
+    const res = await post(payload);
+    expect([res.status, res.body.error]).toEqual([400, 'INVALID_REQUEST']);
+    expect((await purchaseOf(t, player, purchaseId)).status).toBe('pending');
   });
 
   it.each([

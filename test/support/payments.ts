@@ -8,7 +8,10 @@ import type { Response } from 'supertest';
 import type { TestApp } from './app';
 import { idempotencyKey } from './play';
 
-export type SandboxEventType = 'payment.succeeded' | 'payment.failed' | 'payment.refunded' | 'payment.disputed';
+export type SandboxEventType = 'payment.succeeded' | 'payment.failed' | 'payment.refunded' | 'payment.disputed' | 'payment.dispute_won' | 'payment.dispute_lost';
+
+/** Fields an event may carry beyond id, type, purchaseId and created (CONTRACT §19.1: `amountCents`, `currency`). */
+export type EventExtra = Record<string, unknown>;
 
 export async function webhookSecret(t: Pick<TestApp, 'db'>): Promise<string> {
   const { rows } = await t.db.query<{ value: string }>("SELECT value FROM app_settings WHERE key = 'payment_webhook_secret'");
@@ -24,8 +27,8 @@ export function eventId(): string {
   return `evt_${randomBytes(8).toString('hex')}`;
 }
 
-export function eventBody(type: string, purchaseId: string, id = eventId()): string {
-  return JSON.stringify({ id, type, purchaseId, created: Math.floor(Date.now() / 1000) });
+export function eventBody(type: string, purchaseId: string, id = eventId(), extra: EventExtra = {}): string {
+  return JSON.stringify({ id, type, purchaseId, created: Math.floor(Date.now() / 1000), ...extra });
 }
 
 /** POSTs a raw body with a Sandbox-Signature header. */
@@ -36,9 +39,9 @@ export function postSandbox(t: Pick<TestApp, 'http'>, body: string, signature: s
 }
 
 /** Delivers a correctly signed sandbox event; `.expect(status)` as with supertest. */
-export function deliver(t: Pick<TestApp, 'http' | 'db'>, type: SandboxEventType | string, purchaseId: string, id = eventId()) {
+export function deliver(t: Pick<TestApp, 'http' | 'db'>, type: SandboxEventType | string, purchaseId: string, id = eventId(), extra: EventExtra = {}) {
   const sent = (async () => {
-    const body = eventBody(type, purchaseId, id);
+    const body = eventBody(type, purchaseId, id, extra);
     return postSandbox(t, body, sign(await webhookSecret(t), body));
   })();
   return Object.assign(sent, {

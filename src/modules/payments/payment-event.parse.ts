@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import { InvalidRequestError } from '../../errors/app-error';
+import { oddJson } from '../../http/json-body';
 import { InvalidSignatureError } from './payments.errors';
 import { SIGNATURE_TOLERANCE_SECONDS } from './payment-provider';
 
@@ -24,11 +26,42 @@ export function idField(object: unknown, name: string): string | null {
 }
 
 /**
+ * An amount in cents the event may carry: absent (null), else a whole number of cents from 0 up;
+ * 400 INVALID_REQUEST for anything else (CONTRACT §19.1, §13 wrong types).
+ */
+export function centsField(object: unknown, name: string): number | null {
+  const value = isObject(object) ? object[name] : undefined;
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
+    throw new InvalidRequestError(`${name} must be a whole number of cents, 0 or more.`, [{ field: name, problems: [`${name} must be a non-negative integer`] }]);
+  }
+  return value;
+}
+
+/** A currency the event may name, in lower case (`USD` is `usd`); 400 INVALID_REQUEST when it is not a string. */
+export function currencyField(object: unknown, name: string): string | null {
+  const value = isObject(object) ? object[name] : undefined;
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'string' || value.length > 16) {
+    throw new InvalidRequestError(`${name} must be a currency code such as "usd".`, [{ field: name, problems: [`${name} must be a currency code`] }]);
+  }
+  return value.toLowerCase();
+}
+
+/** SHA-256 (hex) of a raw body: what tells a changed body from a repeated one under one event id. */
+export function bodyHash(rawBody: Buffer): string {
+  return createHash('sha256').update(rawBody).digest('hex');
+}
+
+/**
  * A verified body as an event: a JSON object with a non-empty string `id` and `type` (at most 255
- * characters each); 400 INVALID_REQUEST otherwise (CONTRACT §19).
+ * characters each), and no string anywhere in it the database could not take (U+0000, a lone
+ * surrogate: §13); 400 INVALID_REQUEST otherwise (CONTRACT §19, §19.1).
  */
 export function eventObject(parsed: unknown): JsonObject & { id: string; type: string } {
   if (!isObject(parsed)) throw new InvalidRequestError('The verified body is not a JSON event object.');
+  const odd = oddJson(parsed);
+  if (odd) throw new InvalidRequestError(odd);
   const problems: { field: string; problems: string[] }[] = [];
   for (const field of ['id', 'type']) {
     const value = parsed[field];

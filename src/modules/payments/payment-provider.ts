@@ -4,7 +4,7 @@ import type { PaymentProviderName } from '../../config';
 export type { PaymentProviderName } from '../../config';
 
 /** What an event means to a purchase, whatever the provider called it. */
-export type PaymentEventKind = 'payment_succeeded' | 'payment_failed' | 'refund' | 'dispute' | 'other';
+export type PaymentEventKind = 'payment_succeeded' | 'payment_failed' | 'refund' | 'refund_reversal' | 'dispute' | 'dispute_won' | 'dispute_lost' | 'other';
 
 /** A verified provider event, reduced to what moves a purchase. */
 export interface PaymentEvent {
@@ -18,6 +18,22 @@ export interface PaymentEvent {
   checkoutRef: string | null;
   /** The provider's payment (Stripe: the PaymentIntent id): how refunds and disputes find their purchase. */
   paymentRef: string | null;
+  /** The refund or dispute the event is about (Stripe: re_…, dp_…): a failed refund is given back once. */
+  objectRef: string | null;
+  /**
+   * The event's own amount in cents, when it gives one: paid (sandbox amountCents, Stripe
+   * amount_total), refunded by this event (sandbox), given back by a failed refund, disputed, or
+   * (Stripe charge.refunded) the charge's.
+   */
+  amountCents: number | null;
+  /** The payment's refunds so far in cents (Stripe charge.refunded's amount_refunded: cumulative). */
+  refundedTotalCents: number | null;
+  /** Lower case (`usd`), when the event names one. */
+  currency: string | null;
+  /** Stripe: whether the event is from live mode; null when the provider has no modes. */
+  livemode: boolean | null;
+  /** SHA-256 (hex) of the raw body: an id seen again with another body is told apart. */
+  bodyHash: string;
 }
 
 export interface CheckoutRequest {
@@ -40,6 +56,8 @@ export interface Checkout {
  */
 export interface PaymentProvider {
   readonly name: PaymentProviderName;
+  /** The mode events must come from (Stripe: the secret key's); null when the provider has none. */
+  readonly livemode: boolean | null;
   createCheckout(request: CheckoutRequest): Promise<Checkout>;
   /**
    * The event, when the signature over `rawBody` verifies and its timestamp is within 5 minutes of

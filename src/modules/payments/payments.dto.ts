@@ -49,7 +49,9 @@ export class PurchaseDto {
   @ApiProperty({
     enum: ['pending', 'paid', 'failed', 'refunded', 'disputed'],
     example: 'pending',
-    description: 'pending → paid or failed; failed → paid; paid → refunded or disputed; refunded → disputed',
+    description:
+      'pending → paid or failed; failed → paid; paid → refunded (refunds reach the price) or disputed; refunded → disputed; refunded → paid (a refund failed); ' +
+      'disputed → paid or refunded (the dispute was won: where it was before)',
   })
   status!: string;
 
@@ -59,8 +61,19 @@ export class PurchaseDto {
   })
   checkoutUrl!: string;
 
-  @ApiProperty({ description: 'Coins of a refunded or disputed purchase that could not be taken back (the wallet held fewer); 0 otherwise', example: 0, minimum: 0 })
+  @ApiProperty({
+    description: 'Coins a refund or dispute of this purchase could not take back (the wallet held fewer); 0 otherwise. A won dispute clears its share',
+    example: 0,
+    minimum: 0,
+  })
   unrecoveredCoins!: number;
+
+  @ApiProperty({
+    description: 'Refunded so far in US dollars, an exact decimal string; "0" before any refund. The status stays `paid` until refunds reach the price, then `refunded`',
+    example: '0',
+    ...MONEY,
+  })
+  refundedUsd!: string;
 
   @ApiProperty({ format: 'date-time' })
   createdAt!: Date;
@@ -96,11 +109,23 @@ export class SandboxEventDto {
   @ApiProperty({ description: 'Event id: each is applied at most once', example: 'evt_3b9f0c' })
   id!: string;
 
-  @ApiProperty({ enum: ['payment.succeeded', 'payment.failed', 'payment.refunded', 'payment.disputed'], example: 'payment.succeeded' })
+  @ApiProperty({ enum: ['payment.succeeded', 'payment.failed', 'payment.refunded', 'payment.disputed', 'payment.dispute_won', 'payment.dispute_lost'], example: 'payment.succeeded' })
   type!: string;
 
   @ApiProperty(ID_DOC)
   purchaseId!: string;
+
+  @ApiProperty({
+    required: false,
+    description:
+      'Cents: for payment.succeeded, the amount paid (another than the pack\'s price credits nothing); for payment.refunded, this refund (capped at what is left of the price; without it, all that is left)',
+    example: 250,
+    minimum: 0,
+  })
+  amountCents?: number;
+
+  @ApiProperty({ required: false, description: 'Currency, any case; another than usd moves nothing', example: 'usd' })
+  currency?: string;
 
   @ApiProperty({ description: 'Unix seconds', example: 1796600000 })
   created!: number;

@@ -5,7 +5,8 @@ import type { PurchaseStatus } from './purchase.repository';
 /**
  * A purchase of a coin pack (CONTRACT §19). Triggers in the migration keep it moving only forward
  * in its life (purchases_status_forward: pending → paid | failed, failed → paid, paid → refunded |
- * disputed, refunded → disputed; what was bought never changes) and refuse DELETE and TRUNCATE.
+ * disputed, refunded → disputed, refunded → paid when a refund failed, disputed → where it was when
+ * the dispute is won; what was bought never changes) and refuse DELETE and TRUNCATE.
  * Its coins are credited by the ledger entry that names it (at most one, ledger_entries_purchase_credit_key).
  */
 @Entity('purchases')
@@ -16,7 +17,19 @@ import type { PurchaseStatus } from './purchase.repository';
 @Check('purchases_provider', "provider IN ('sandbox', 'stripe')")
 @Check('purchases_status', "status IN ('pending', 'paid', 'failed', 'refunded', 'disputed')")
 @Check('purchases_unrecovered_range', 'unrecovered_coins BETWEEN 0 AND coins')
-@Check('purchases_unrecovered_after_take_back', "unrecovered_coins = 0 OR status IN ('refunded', 'disputed')")
+@Check('purchases_unrecovered_after_take_back', 'unrecovered_coins = 0 OR refunded_cents > 0 OR disputed_from IS NOT NULL')
+@Check('purchases_refunded_range', 'refunded_cents BETWEEN 0 AND coins * 25')
+@Check(
+  'purchases_refunded_status',
+  "CASE status WHEN 'refunded' THEN refunded_cents = coins * 25 WHEN 'paid' THEN refunded_cents < coins * 25 WHEN 'disputed' THEN true ELSE refunded_cents = 0 END",
+)
+@Check('purchases_disputed_from', "disputed_from IN ('paid', 'refunded')")
+@Check('purchases_dispute_outcome', "dispute_outcome IN ('won', 'lost')")
+@Check(
+  'purchases_dispute_state',
+  "(status = 'disputed') = (disputed_from IS NOT NULL AND dispute_outcome IS DISTINCT FROM 'won') AND (disputed_from IS NOT NULL OR (dispute_outcome IS NULL AND dispute_taken_coins = 0 AND dispute_unrecovered_coins = 0))",
+)
+@Check('purchases_dispute_coins', 'dispute_taken_coins >= 0 AND dispute_unrecovered_coins BETWEEN 0 AND unrecovered_coins')
 // (account_id, created_at DESC, id DESC): TypeORM compares name and columns, not their order.
 @Index('purchases_account_idx', ['accountId', 'createdAt', 'id'])
 export class Purchase {
@@ -61,6 +74,25 @@ export class Purchase {
 
   @Column('integer', { name: 'unrecovered_coins', default: 0 })
   unrecoveredCoins!: number;
+
+  /** Refunded so far, in cents (CONTRACT §19.1 partial refunds): the status is `refunded` exactly when it reaches the price. */
+  @Column('integer', { name: 'refunded_cents', default: 0 })
+  refundedCents!: number;
+
+  /** Where the purchase was when its dispute landed (one dispute per purchase); null while none did. */
+  @Column('text', { name: 'disputed_from', nullable: true })
+  disputedFrom!: 'paid' | 'refunded' | null;
+
+  @Column('text', { name: 'dispute_outcome', nullable: true })
+  disputeOutcome!: 'won' | 'lost' | null;
+
+  /** Coins the dispute took back, credited again when it is won. */
+  @Column('integer', { name: 'dispute_taken_coins', default: 0 })
+  disputeTakenCoins!: number;
+
+  /** The dispute's share of unrecoveredCoins, cleared when it is won. */
+  @Column('integer', { name: 'dispute_unrecovered_coins', default: 0 })
+  disputeUnrecoveredCoins!: number;
 
   @CreateDateColumn({ type: 'timestamptz', name: 'created_at', default: () => 'now()' })
   createdAt!: Date;

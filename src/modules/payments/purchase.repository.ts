@@ -17,12 +17,33 @@ export interface PurchaseRecord {
   paymentRef: string | null;
   status: PurchaseStatus;
   unrecoveredCoins: number;
+  /** Refunded so far (CONTRACT §19.1 partial refunds). */
+  refundedCents: number;
+  /** Where it was when its dispute landed; null while no dispute did (a purchase is disputed once). */
+  disputedFrom: 'paid' | 'refunded' | null;
+  disputeOutcome: 'won' | 'lost' | null;
+  /** Coins the dispute took back, and its share of unrecoveredCoins: what a won dispute undoes. */
+  disputeTakenCoins: number;
+  disputeUnrecoveredCoins: number;
   createdAt: Date;
+}
+
+/** What an event changes on a locked purchase; fields left out stay as they are. */
+export interface PurchaseChange {
+  status: PurchaseStatus;
+  unrecoveredCoins?: number;
+  paymentRef?: string | null;
+  refundedCents?: number;
+  disputedFrom?: 'paid' | 'refunded';
+  disputeOutcome?: 'won' | 'lost';
+  disputeTakenCoins?: number;
+  disputeUnrecoveredCoins?: number;
 }
 
 const COLUMNS = `id, account_id AS "accountId", wallet_id AS "walletId", pack_id AS "packId", coins, price_mills::float8 AS "priceMills",
   provider, checkout_url AS "checkoutUrl", provider_payment_ref AS "paymentRef", status, unrecovered_coins AS "unrecoveredCoins",
-  created_at AS "createdAt"`;
+  refunded_cents AS "refundedCents", disputed_from AS "disputedFrom", dispute_outcome AS "disputeOutcome",
+  dispute_taken_coins AS "disputeTakenCoins", dispute_unrecovered_coins AS "disputeUnrecoveredCoins", created_at AS "createdAt"`;
 
 /** Purchases of coin packs. Rows are never deleted (a trigger refuses it) and move only forward in their life. */
 @Injectable()
@@ -69,14 +90,20 @@ export class PurchaseRepository {
     return undefined;
   }
 
-  /** Moves a locked purchase on (the trigger refuses a step backwards). */
-  async update(id: string, change: { status: PurchaseStatus; unrecoveredCoins?: number; paymentRef?: string | null }): Promise<void> {
+  /** Moves a locked purchase on (the trigger refuses a step it does not allow). */
+  async update(id: string, change: PurchaseChange): Promise<void> {
     this.uow.requireTransaction();
     await this.uow.query(
       `UPDATE purchases SET status = $2, unrecovered_coins = COALESCE($3, unrecovered_coins),
-              provider_payment_ref = COALESCE(provider_payment_ref, $4), updated_at = now()
+              provider_payment_ref = COALESCE(provider_payment_ref, $4), refunded_cents = COALESCE($5, refunded_cents),
+              disputed_from = COALESCE($6, disputed_from), dispute_outcome = COALESCE($7, dispute_outcome),
+              dispute_taken_coins = COALESCE($8, dispute_taken_coins), dispute_unrecovered_coins = COALESCE($9, dispute_unrecovered_coins),
+              updated_at = now()
         WHERE id = $1`,
-      [id, change.status, change.unrecoveredCoins ?? null, change.paymentRef ?? null],
+      [
+        id, change.status, change.unrecoveredCoins ?? null, change.paymentRef ?? null, change.refundedCents ?? null,
+        change.disputedFrom ?? null, change.disputeOutcome ?? null, change.disputeTakenCoins ?? null, change.disputeUnrecoveredCoins ?? null,
+      ],
     );
   }
 }

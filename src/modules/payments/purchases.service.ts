@@ -19,6 +19,8 @@ export interface PurchaseView {
   status: PurchaseStatus;
   checkoutUrl: string;
   unrecoveredCoins: number;
+  /** Refunded so far, a money string ("0" before any refund, CONTRACT §19.1). */
+  refundedUsd: string;
   createdAt: Date;
 }
 
@@ -34,6 +36,7 @@ export function purchaseView(p: PurchaseRecord): PurchaseView {
     status: p.status,
     checkoutUrl: p.checkoutUrl,
     unrecoveredCoins: p.unrecoveredCoins,
+    refundedUsd: millsToUsd(p.refundedCents * 10),
     createdAt: p.createdAt,
   };
 }

@@ -3,7 +3,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { CONFIG, Config } from '../../config';
 import { UnitOfWork } from '../../database/unit-of-work';
-import { eventObject, parseJson, stringField } from './payment-event.parse';
+import { bodyHash, centsField, currencyField, eventObject, parseJson, stringField } from './payment-event.parse';
 import { Checkout, CheckoutRequest, PaymentEvent, PaymentEventKind, PaymentProvider } from './payment-provider';
 import { verifySandboxSignature } from './sandbox-signature';
 
@@ -14,6 +14,8 @@ const KINDS: Record<string, PaymentEventKind> = {
   'payment.failed': 'payment_failed',
   'payment.refunded': 'refund',
   'payment.disputed': 'dispute',
+  'payment.dispute_won': 'dispute_won',
+  'payment.dispute_lost': 'dispute_lost',
 };
 
 /** The sandbox's event types (CONTRACT §19). */
@@ -28,6 +30,7 @@ export const SANDBOX_EVENT_TYPES = Object.keys(KINDS);
 @Injectable()
 export class SandboxPaymentProvider implements PaymentProvider, OnModuleInit {
   readonly name = 'sandbox' as const;
+  readonly livemode = null;
   private secret: string | undefined;
 
   constructor(@Inject(CONFIG) private readonly config: Config, private readonly uow: UnitOfWork) {}
@@ -67,6 +70,12 @@ export class SandboxPaymentProvider implements PaymentProvider, OnModuleInit {
       purchaseRef: stringField(event, 'purchaseId'),
       checkoutRef: null,
       paymentRef: null,
+      objectRef: null,
+      amountCents: centsField(event, 'amountCents'),
+      refundedTotalCents: null,
+      currency: currencyField(event, 'currency'),
+      livemode: null,
+      bodyHash: bodyHash(rawBody),
     };
   }
 }

@@ -3,14 +3,17 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import Stripe from 'stripe';
 import { CONFIG, Config } from '../../config';
 import { InvalidRequestError, ServiceUnavailableError } from '../../errors/app-error';
-import { assertNotFromTheFuture, eventObject, idField, isObject, stringField } from './payment-event.parse';
+import { assertNotFromTheFuture, bodyHash, centsField, currencyField, eventObject, idField, isObject, stringField } from './payment-event.parse';
 import { Checkout, CheckoutRequest, PaymentEvent, PaymentEventKind, PaymentProvider, SIGNATURE_TOLERANCE_SECONDS } from './payment-provider';
 import { InvalidSignatureError } from './payments.errors';
 import { priceCents } from './coin-packs';
 
 /**
- * The four Stripe event types of CONTRACT §19, and the two that finish a Checkout paid by a
- * delayed method (a bank debit completes the session `unpaid` and settles later).
+ * The Stripe event types of CONTRACT §19 and §19.1, and the two that finish a Checkout paid by a
+ * delayed method (a bank debit completes the session `unpaid` and settles later). A refund
+ * Stripe reports failed comes as charge.refund.updated, refund.updated or refund.failed (whichever
+ * the endpoint listens to: each refund is given back once); a closed dispute as
+ * charge.dispute.closed, whose status says won or lost.
  */
 const KINDS: Record<string, PaymentEventKind> = {
   'checkout.session.completed': 'payment_succeeded',
@@ -19,7 +22,28 @@ const KINDS: Record<string, PaymentEventKind> = {
   'charge.dispute.created': 'dispute',
   'checkout.session.async_payment_succeeded': 'payment_succeeded',
   'checkout.session.async_payment_failed': 'payment_failed',
+  'charge.refund.updated': 'refund_reversal',
+  'refund.updated': 'refund_reversal',
+  'refund.failed': 'refund_reversal',
 };
+
+/** The event's kind, from its type and, for refunds and closed disputes, the object's status. */
+function kindOf(type: string, object: unknown): PaymentEventKind {
+  const kind = KINDS[type] ?? 'other';
+  const status = stringField(object, 'status');
+  if (type === 'charge.dispute.closed') return status === 'won' ? 'dispute_won' : status === 'lost' ? 'dispute_lost' : 'other';
+  // A session completed by a delayed method is not money yet: its async_payment_* event settles it.
+  if (type === 'checkout.session.completed' && stringField(object, 'payment_status') === 'unpaid') return 'other';
+  if (kind === 'refund_reversal') return status === 'failed' ? kind : 'other';
+  return kind;
+}
+
+/** Live or test mode, from the secret key (sk_live_/rk_live_ or sk_test_/rk_test_); null for a key that says neither. */
+export function keyLivemode(secretKey: string): boolean | null {
+  if (/^[sr]k_live_/.test(secretKey)) return true;
+  if (/^[sr]k_test_/.test(secretKey)) return false;
+  return null;
+}
 
 /**
  * Stripe Checkout through the official `stripe` package (CONTRACT §19). A purchase is one Checkout
@@ -31,6 +55,7 @@ const KINDS: Record<string, PaymentEventKind> = {
 @Injectable()
 export class StripePaymentProvider implements PaymentProvider {
   readonly name = 'stripe' as const;
+  readonly livemode: boolean | null;
   private readonly logger = new Logger('Stripe');
   private readonly stripe: Stripe;
   private readonly webhookSecret: string;
@@ -47,6 +72,7 @@ export class StripePaymentProvider implements PaymentProvider {
       ...(api ? { host: api.hostname, port: api.port || (api.protocol === 'https:' ? 443 : 80), protocol: api.protocol === 'https:' ? 'https' : 'http' } : {}),
     });
     this.webhookSecret = stripeWebhookSecret;
+    this.livemode = keyLivemode(stripeSecretKey);
     this.origin = config.publicOrigin;
   }
 
@@ -89,17 +115,23 @@ export class StripePaymentProvider implements PaymentProvider {
     assertNotFromTheFuture(Number(timestamp![1]));
     const event = eventObject(parsed);
     const object = isObject(event.data) ? event.data.object : undefined;
-    let kind = KINDS[event.type] ?? 'other';
-    // A session completed by a delayed method is not money yet: its async_payment_* event settles it.
-    if (event.type === 'checkout.session.completed' && stringField(object, 'payment_status') === 'unpaid') kind = 'other';
-    const isSession = event.type.startsWith('checkout.session.');
+    const type = event.type;
+    const isSession = type.startsWith('checkout.session.');
+    const isRefund = type === 'charge.refund.updated' || type.startsWith('refund.');
     return {
       id: event.id,
-      type: event.type,
-      kind,
+      type,
+      kind: kindOf(type, object),
       purchaseRef: (isSession ? stringField(object, 'client_reference_id') : null) ?? stringField(isObject(object) ? object.metadata : undefined, 'purchaseId'),
       checkoutRef: isSession ? stringField(object, 'id') : null,
       paymentRef: idField(object, 'payment_intent'),
+      objectRef: isRefund || type.startsWith('charge.dispute.') ? stringField(object, 'id') : null,
+      // A session's total; a charge's, refund's or dispute's amount (charge.refunded: the charge's, its refunds so far below).
+      amountCents: centsField(object, isSession ? 'amount_total' : 'amount'),
+      refundedTotalCents: type === 'charge.refunded' ? centsField(object, 'amount_refunded') : null,
+      currency: currencyField(object, 'currency'),
+      livemode: typeof event.livemode === 'boolean' ? event.livemode : null,
+      bodyHash: bodyHash(rawBody),
     };
   }
 }

@@ -4,18 +4,20 @@ import type { LedgerKind } from './wallet.repository';
 /**
  * One append to a wallet's ledger. Append-only: a trigger (ledger_entries_append_only, in the
  * migration) refuses UPDATE and DELETE; the checks refuse a negative balance and a forked chain.
- * Purchase and refund entries name their purchase, at most one of each per purchase (CONTRACT §19).
+ * Purchase, refund, refund_reversal and dispute_won entries name their purchase; at most one purchase
+ * and one dispute_won entry per purchase (CONTRACT §19, §19.1: refunds may be partial, several).
  */
 @Entity('ledger_entries')
 @Unique('ledger_entries_wallet_seq_key', ['walletId', 'seq'])
 @Check('ledger_entries_balance_non_negative', 'balance_after >= 0')
 @Check('ledger_entries_seq_positive', 'seq >= 1')
 @Check('ledger_entries_delta_non_zero', 'delta <> 0')
-@Check('ledger_entries_kind', "kind IN ('credit', 'debit', 'purchase', 'refund', 'void')")
-@Check('ledger_entries_kind_sign', "(kind IN ('credit', 'purchase', 'void')) = (delta > 0)")
-@Check('ledger_entries_purchase_link', "(kind IN ('purchase', 'refund')) = (purchase_id IS NOT NULL)")
+@Check('ledger_entries_kind', "kind IN ('credit', 'debit', 'purchase', 'refund', 'refund_reversal', 'dispute_won', 'void')")
+@Check('ledger_entries_kind_sign', "(kind IN ('credit', 'purchase', 'refund_reversal', 'dispute_won', 'void')) = (delta > 0)")
+@Check('ledger_entries_purchase_link', "(kind IN ('purchase', 'refund', 'refund_reversal', 'dispute_won')) = (purchase_id IS NOT NULL)")
 @Index('ledger_entries_purchase_credit_key', ['purchaseId'], { unique: true, where: "kind = 'purchase'" })
-@Index('ledger_entries_purchase_refund_key', ['purchaseId'], { unique: true, where: "kind = 'refund'" })
+@Index('ledger_entries_purchase_dispute_won_key', ['purchaseId'], { unique: true, where: "kind = 'dispute_won'" })
+@Index('ledger_entries_purchase_idx', ['purchaseId'], { where: 'purchase_id IS NOT NULL' })
 export class LedgerEntry {
   /** bigint identity: read as a string. */
   @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS', primaryKeyConstraintName: 'ledger_entries_pkey' })
@@ -43,7 +45,7 @@ export class LedgerEntry {
   @CreateDateColumn({ type: 'timestamptz', name: 'created_at', default: () => 'now()' })
   createdAt!: Date;
 
-  /** The purchase a purchase or refund entry credits or takes back. */
+  /** The purchase a purchase, refund, refund_reversal or dispute_won entry is about. */
   @Column('uuid', { name: 'purchase_id', nullable: true })
   @ForeignKey('purchases', { name: 'ledger_entries_purchase_id_fkey' })
   purchaseId!: string | null;

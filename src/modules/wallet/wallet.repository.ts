@@ -4,7 +4,10 @@ import { UnitOfWork } from '../../database/unit-of-work';
 import { isUuid } from '../../database/uuid';
 import { Wallet } from './wallet.entity';
 
-export type LedgerKind = 'credit' | 'debit' | 'purchase' | 'refund' | 'void';
+export type LedgerKind = 'credit' | 'debit' | 'purchase' | 'refund' | 'refund_reversal' | 'dispute_won' | 'void';
+
+/** Entries that add a purchase's coins: its credit, a failed refund's coins back, a won dispute's. */
+export type PurchaseCreditKind = 'purchase' | 'refund_reversal' | 'dispute_won';
 
 export interface LedgerEntryView {
   id: string;
@@ -163,10 +166,11 @@ export class WalletRepository {
   }
 
   /**
-   * Credits a paid purchase's coins (ledger kind purchase). A second credit of the same purchase is
-   * refused by ledger_entries_purchase_credit_key, whatever the code above it does.
+   * Credits a purchase's coins: `purchase` when it is paid (a second credit of the same purchase is
+   * refused by ledger_entries_purchase_credit_key, whatever the code above it does), or coins given
+   * back for it (`refund_reversal`, `dispute_won`: at most one per purchase).
    */
-  async appendPurchase(walletId: string, purchaseId: string, coins: number): Promise<{ entryId: string; balance: number }> {
+  async appendPurchaseCredit(walletId: string, purchaseId: string, coins: number, kind: PurchaseCreditKind, reason: string): Promise<{ entryId: string; balance: number }> {
     this.uow.requireTransaction();
     const row = await this.uow.one<{ id: string; balance_after: string }>(
       `WITH head AS (
@@ -174,16 +178,16 @@ export class WalletRepository {
          RETURNING id, last_seq, balance
        )
        INSERT INTO ledger_entries (wallet_id, seq, delta, balance_after, kind, reason, purchase_id)
-       SELECT head.id, head.last_seq, $2::integer, head.balance, 'purchase', $4::text, $3::uuid FROM head
+       SELECT head.id, head.last_seq, $2::integer, head.balance, $5::text, $4::text, $3::uuid FROM head
        RETURNING id::text AS id, balance_after`,
-      [walletId, coins, purchaseId, `Bought ${coins} coins`],
+      [walletId, coins, purchaseId, reason, kind],
     );
     if (!row) throw new Error(`Wallet ${walletId} does not exist.`);
     return { entryId: row.id, balance: Number(row.balance_after) };
   }
 
   /**
-   * Takes up to `coins` back for a refunded or disputed purchase (ledger kind refund), never below
+   * Takes up to `coins` back for a refund or dispute of a purchase (ledger kind refund), never below
    * a balance of 0: the wallet row is locked first, so the amount is computed from the balance no
    * concurrent debit can change before this entry lands.
    */

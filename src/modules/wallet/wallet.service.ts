@@ -3,9 +3,9 @@ import type { RidingWrite } from '../../database/riding-write';
 import { InvalidRequestError, NotFoundError } from '../../errors/app-error';
 import { earningFor, millsToUsd } from './money';
 import { InsufficientCoinsError, WalletFrozenError } from './wallet.errors';
-import { GameEarningsRow, LedgerEntryView, TakeBack, VoidableInsertion, WalletRepository } from './wallet.repository';
+import { GameEarningsRow, LedgerEntryView, PurchaseCreditKind, TakeBack, VoidableInsertion, WalletRepository } from './wallet.repository';
 
-export type { LedgerEntryView, LedgerKind, TakeBack, VoidableInsertion } from './wallet.repository';
+export type { LedgerEntryView, LedgerKind, PurchaseCreditKind, TakeBack, VoidableInsertion } from './wallet.repository';
 
 export interface WalletPage {
   balance: number;
@@ -88,10 +88,15 @@ export class WalletService {
 
   /** A paid purchase's coins, credited once (inside the caller's transaction). */
   creditPurchase(walletId: string, purchaseId: string, coins: number): Promise<{ entryId: string; balance: number }> {
-    return this.wallets.appendPurchase(walletId, purchaseId, coins);
+    return this.wallets.appendPurchaseCredit(walletId, purchaseId, coins, 'purchase', `Bought ${coins} coins`);
   }
 
-  /** A refunded or disputed purchase's coins taken back, never below 0 (inside the caller's transaction). */
+  /** Coins taken back for a purchase given back (a failed refund, a won dispute), inside the caller's transaction. */
+  returnPurchaseCoins(walletId: string, purchaseId: string, coins: number, kind: Exclude<PurchaseCreditKind, 'purchase'>, reason: string): Promise<{ entryId: string; balance: number }> {
+    return this.wallets.appendPurchaseCredit(walletId, purchaseId, coins, kind, reason);
+  }
+
+  /** Coins of a refunded or disputed purchase taken back, never below 0 (inside the caller's transaction). */
   takeBackPurchase(walletId: string, purchaseId: string, coins: number, reason: string): Promise<TakeBack> {
     return this.wallets.takeBack(walletId, purchaseId, coins, reason);
   }
