@@ -58,6 +58,8 @@ export interface Config {
     mailPerAccount: RateLimitRule;
     mailPerAddress: RateLimitRule;
     mailGlobal: RateLimitRule;
+    /** New purchases per player (CONTRACT §19.1). */
+    purchasesPerPlayer: RateLimitRule;
     /**
      * Spec §8's 1 insert-coin attempt per 500 ms per play session. Fixed: only a test run
      * (NODE_ENV=test) may shorten it (INSERT_COIN_BURST_MS), for tests that drive a service in a
@@ -88,6 +90,8 @@ export interface PaymentsConfig {
   stripeWebhookSecret: string | undefined;
   /** Where the Stripe API is reached (a local stand-in in tests); unset: Stripe itself. */
   stripeApiUrl: string | undefined;
+  /** SANDBOX_PROVIDER_DELAY_MS: the sandbox takes this long to open each checkout (a slow provider rehearsed, CONTRACT §19.1). */
+  sandboxProviderDelayMs: number;
 }
 
 export class ConfigError extends Error {
@@ -260,7 +264,14 @@ function payments(env: Env, nodeEnv: string): PaymentsConfig {
       throw ConfigError.missing(missing, `${why}, and Stripe can neither take nor confirm a payment without its secret key and webhook signing secret (PAYMENT_PROVIDER=sandbox takes no real money)`);
     }
   }
-  return { provider: raw, webhookSecret, stripeSecretKey, stripeWebhookSecret, stripeApiUrl: url(env, 'STRIPE_API_URL', ['http:', 'https:']) };
+  return {
+    provider: raw,
+    webhookSecret,
+    stripeSecretKey,
+    stripeWebhookSecret,
+    stripeApiUrl: url(env, 'STRIPE_API_URL', ['http:', 'https:']),
+    sandboxProviderDelayMs: int(env, 'SANDBOX_PROVIDER_DELAY_MS', 0, 0, 60_000),
+  };
 }
 
 /** Keeps user and password of a URL out of error messages and logs. */
@@ -335,6 +346,7 @@ export function loadConfig(env: Env = process.env): Config {
       mailPerAccount: rule(env, 'RATE_LIMIT_MAIL_PER_ACCOUNT', { limit: 5, windowMs: 3600_000 }),
       mailPerAddress: rule(env, 'RATE_LIMIT_MAIL_PER_ADDRESS', { limit: 30, windowMs: 3600_000 }),
       mailGlobal: rule(env, 'RATE_LIMIT_MAIL_GLOBAL', { limit: 1000, windowMs: 3600_000 }),
+      purchasesPerPlayer: rule(env, 'RATE_LIMIT_PURCHASES_PER_PLAYER', { limit: 20, windowMs: 3600_000 }),
       insertCoinBurst: insertCoinBurst(env, nodeEnv),
     },
     passwordHashing: {

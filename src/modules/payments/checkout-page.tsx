@@ -14,13 +14,20 @@ const SETTLED = new Set(['paid', 'refunded', 'disputed']);
 export function CheckoutPage(props: { viewer: Viewer; purchase: PurchaseView; provider: PaymentProviderName; back: string; path: string }) {
   const { purchase } = props;
   const settled = SETTLED.has(purchase.status);
-  const payable = props.provider === 'sandbox' && !settled;
-  const outcome = settled ? 'Payment received' : purchase.status === 'failed' ? 'Payment declined' : null;
+  // No address yet: the checkout is still opening at the provider, or could not be opened (CONTRACT §19.1).
+  const opened = purchase.checkoutUrl !== null;
+  const payable = props.provider === 'sandbox' && !settled && opened;
+  const failed = purchase.status === 'failed';
+  const outcome = settled ? 'Payment received' : failed ? (opened ? 'Payment declined' : 'Checkout not opened') : opened ? null : 'Opening the checkout';
   const detail = settled
     ? `${purchase.coins} coins were added to your wallet.`
-    : purchase.status === 'failed'
-      ? 'Nothing was charged and your balance is unchanged.'
-      : 'Waiting for the payment provider to confirm the payment: reload this page in a moment.';
+    : failed
+      ? opened
+        ? 'Nothing was charged and your balance is unchanged.'
+        : 'The payment provider did not answer in time. Nothing was charged and your balance is unchanged: buy again.'
+      : opened
+        ? 'Waiting for the payment provider to confirm the payment: reload this page in a moment.'
+        : 'The payment provider is opening the checkout: reload this page in a moment.';
   return (
     <Layout title="Checkout" viewer={props.viewer} page="checkout" section="me" path={props.path}>
       <h1>Buy coins</h1>

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CONFIG, Config } from '../../config';
 import { IdempotencyModule } from '../idempotency';
+import { RateLimitsModule } from '../rate-limits';
 import { WalletModule } from '../wallet';
 import { CheckoutController } from './checkout.controller';
 import { RecordedPaymentEvent } from './payment-event.entity';
@@ -19,7 +20,7 @@ import { StripePaymentProvider } from './stripe-payment.provider';
 
 /** Buying coins (CONTRACT §19): packs, purchases, the payment provider in use and its webhook. */
 @Module({
-  imports: [TypeOrmModule.forFeature([Purchase, RecordedPaymentEvent]), WalletModule, IdempotencyModule],
+  imports: [TypeOrmModule.forFeature([Purchase, RecordedPaymentEvent]), WalletModule, IdempotencyModule, RateLimitsModule],
   controllers: [PurchasesController, PaymentWebhooksController, CheckoutController],
   providers: [
     SandboxPaymentProvider,

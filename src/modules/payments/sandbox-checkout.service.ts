@@ -17,7 +17,7 @@ export const SANDBOX_CARDS: Record<string, 'payment.succeeded' | 'payment.failed
 /**
  * The sandbox's card form: a test card's outcome becomes a signed event, delivered through the
  * same verification and handling as a real provider's webhook. Any other number is refused and
- * changes nothing. A purchase already paid sends nothing more.
+ * changes nothing. A purchase already paid, or whose checkout is not open, sends nothing.
  */
 @Injectable()
 export class SandboxCheckoutService {
@@ -38,7 +38,9 @@ export class SandboxCheckoutService {
     }
     const purchase = await this.purchases.ownPurchase(accountId, purchaseId);
     if (!purchase) throw new PurchaseNotFoundError();
-    const moves = purchase.status === 'pending' || (purchase.status === 'failed' && type === 'payment.succeeded');
+    // No checkout address: it is still opening, or was never opened (CONTRACT §19.1), so there is nothing to pay yet.
+    const opened = purchase.checkoutUrl !== null;
+    const moves = opened && (purchase.status === 'pending' || (purchase.status === 'failed' && type === 'payment.succeeded'));
     if (moves) {
       const created = Math.floor(Date.now() / 1000);
       const body = JSON.stringify({ id: `evt_sandbox_${randomUUID()}`, type, purchaseId: purchase.id, created });

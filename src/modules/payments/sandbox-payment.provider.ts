@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
+import { setTimeout } from 'node:timers/promises';
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { CONFIG, Config } from '../../config';
 import { UnitOfWork } from '../../database/unit-of-work';
@@ -56,7 +57,10 @@ export class SandboxPaymentProvider implements PaymentProvider, OnModuleInit {
     return this.secret;
   }
 
-  async createCheckout(request: CheckoutRequest): Promise<Checkout> {
+  /** SANDBOX_PROVIDER_DELAY_MS makes it slow, each checkout on its own timer (in parallel, never queued). */
+  async createCheckout(request: CheckoutRequest, signal: AbortSignal): Promise<Checkout> {
+    const delay = this.config.payments.sandboxProviderDelayMs;
+    if (delay > 0) await setTimeout(delay, undefined, { signal });
     return { url: `/checkout/${request.purchaseId}`, ref: null };
   }
 

@@ -65,7 +65,7 @@ export class InsertCoinService {
         // is no attempt, and the money statement refuses a freeze that came in between.
         if (walletFrozen) throw new WalletFrozenError();
         // Both rules in one step: an attempt refused by either is counted by neither (§16.4).
-        await this.limits.consume({ throttler: 'insert-coin-burst', tracker: session.id }, { throttler: 'insert-coin-minute', tracker: session.id });
+        const attempt = await this.limits.consume({ throttler: 'insert-coin-burst', tracker: session.id }, { throttler: 'insert-coin-minute', tracker: session.id });
         if (session.testMode) {
           await this.sessions.touch(session.id);
           const balance = await this.wallets.balance(walletId);
@@ -75,10 +75,16 @@ export class InsertCoinService {
         const coinsSpent = session.coinsPerCredit;
         // Stored with the key by the money statement itself, `balance` filled in from the debit.
         const answer = { insertionId, creditsGranted: 1 as const, coinsSpent, balance: 0, testMode: false, replayed: false };
-        const { balance } = await this.wallets.payForInsertion(
-          { walletId, coins: coinsSpent, insertionId, playSessionId: session.id, gameId: session.gameId, playerId: session.playerId, developerId: session.developerId },
-          store.ride(answer),
-        );
+        const { balance } = await this.wallets
+          .payForInsertion(
+            { walletId, coins: coinsSpent, insertionId, playSessionId: session.id, gameId: session.gameId, playerId: session.playerId, developerId: session.developerId },
+            store.ride(answer),
+          )
+          .catch(async (error: unknown) => {
+            // A freeze that landed after the claim's read, refused by the debit: no attempt either (§19.1).
+            if (error instanceof WalletFrozenError) await this.limits.release(attempt);
+            throw error;
+          });
         answer.balance = balance;
         return answer;
       }),

@@ -9,7 +9,7 @@ import type { RateLimitStorage } from './rate-limit.storage';
  *   route): sign-up per client address and for everyone, where counting first is the point.
  * - Use-case limits, counted by `RateLimiter` inside the use case at the place CONTRACT §16.17
  *   gives limits (after validation, the path's 404, replays, conflicts and range checks):
- *   insert-coin, scores, initials, the developer API, login failures, verification mails. The
+ *   insert-coin, scores, initials, the developer API, login failures, verification mails, purchases. The
  *   guard never applies them (every route skips them, see LimitedBy).
  */
 export const THROTTLER_NAMES = [
@@ -26,6 +26,7 @@ export const THROTTLER_NAMES = [
   'mail-per-account',
   'mail-per-address',
   'mail-global',
+  'purchases-per-player',
 ] as const;
 
 export type ThrottlerName = (typeof THROTTLER_NAMES)[number];
@@ -64,6 +65,7 @@ export function throttlerOptions(config: Config, storage: RateLimitStorage): Thr
       throttler('mail-per-account', limits.mailPerAccount),
       throttler('mail-per-address', limits.mailPerAddress),
       throttler('mail-global', limits.mailGlobal),
+      throttler('purchases-per-player', limits.purchasesPerPlayer),
     ],
   };
 }

@@ -38,13 +38,21 @@ export function startBuyCoins(doc: Document, win: Window): void {
         button.disabled = true;
         error.textContent = '';
         try {
-          const response = await fetch('/api/me/purchases', {
-            method: 'POST',
-            credentials: 'same-origin',
-            headers: { 'content-type': 'application/json', accept: 'application/json' },
-            body: JSON.stringify({ packId, idempotencyKey: keys.get(packId) }),
-          });
-          const body = await response.json().catch(() => ({}));
+          const send = () =>
+            fetch('/api/me/purchases', {
+              method: 'POST',
+              credentials: 'same-origin',
+              headers: { 'content-type': 'application/json', accept: 'application/json' },
+              body: JSON.stringify({ packId, idempotencyKey: keys.get(packId) }),
+            });
+          let response = await send();
+          let body = await response.json().catch(() => ({}));
+          // A repeat of the key while the provider is still opening the checkout: no address yet, ask again (the same purchase).
+          for (let tries = 0; response.ok && body.checkoutUrl === null && body.status === 'pending' && tries < 10; tries += 1) {
+            await new Promise((resolve) => win.setTimeout(resolve, 1000));
+            response = await send();
+            body = await response.json().catch(() => ({}));
+          }
           if (response.ok && typeof body.checkoutUrl === 'string') {
             win.location.assign(checkoutAddress(body.checkoutUrl, returnTo, win.location.origin));
             return;
@@ -55,7 +63,8 @@ export function startBuyCoins(doc: Document, win: Window): void {
           }
           // A refusal (a frozen wallet, say) is final for this key; the next click tries afresh.
           keys.delete(packId);
-          error.textContent = typeof body.message === 'string' ? body.message : 'The purchase could not be started. Please try again.';
+          error.textContent =
+            typeof body.message === 'string' ? body.message : body.status === 'failed' ? 'The payment provider did not answer in time. Please try again.' : 'The purchase could not be started. Please try again.';
         } catch {
           error.textContent = 'The arcade cannot be reached. Check your connection and try again.';
         } finally {
