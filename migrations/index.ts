@@ -7,6 +7,11 @@ import { BlockLedgerTruncate1796200000000 } from './1796200000000-block-ledger-t
 import { AddAuditLogAndModeration1796300000000 } from './1796300000000-add-audit-log-and-moderation';
 import { AddBansAndAdminSearch1796500000000 } from './1796500000000-add-bans-and-admin-search';
 import { AddPurchasesAndVoids1796600000000 } from './1796600000000-add-purchases-and-voids';
+import { OpenCheckoutsOutsideTransactions1796700000000 } from './1796700000000-open-checkouts-outside-transactions';
+import { CheckPaymentAmounts1796710000000 } from './1796710000000-check-payment-amounts';
+import { ExcludeVoidedScores1796720000000 } from './1796720000000-exclude-voided-scores';
+import { GuardBalancesAndEarnings1796730000000 } from './1796730000000-guard-balances-and-earnings';
+import { FoldAccountEmails1796740000000 } from './1796740000000-fold-account-emails';
 
 /** Every migration, in order. Listed here (not globbed) so source and compiled builds agree. */
 export const MIGRATIONS = [
@@ -19,4 +24,9 @@ export const MIGRATIONS = [
   AddAuditLogAndModeration1796300000000,
   AddBansAndAdminSearch1796500000000,
   AddPurchasesAndVoids1796600000000,
+  OpenCheckoutsOutsideTransactions1796700000000,
+  CheckPaymentAmounts1796710000000,
+  ExcludeVoidedScores1796720000000,
+  GuardBalancesAndEarnings1796730000000,
+  FoldAccountEmails1796740000000,
 ];
