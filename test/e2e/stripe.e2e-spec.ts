@@ -118,7 +118,7 @@ describe('buying coins through Stripe', () => {
     expect(stripe.calls.length).toBe(calls + 1);
   });
 
-  it('answers 503 and creates nothing when Stripe cannot be reached; the same key works once it can', async () => {
+  it('answers 503 and the purchase fails when Stripe cannot be reached; the same key answers that failed purchase, a new key buys once it can', async () => {
     const player = await signUpVerifiedPlayer(t);
     const key = idempotencyKey('stripe-down');
     stripe.failing.on = true;
@@ -130,8 +130,11 @@ describe('buying coins through Stripe', () => {
     } finally {
       stripe.failing.on = false;
     }
-    expect((await t.db.query('SELECT count(*)::int AS n FROM purchases WHERE account_id = $1', [player.accountId])).rows[0].n).toBe(0);
-    await buy(t, player, 'pack-10', key).expect(201);
+    // CONTRACT §19.1: recorded before the provider was called, failed when it could not open a checkout.
+    const { rows } = await t.db.query('SELECT status, checkout_url FROM purchases WHERE account_id = $1', [player.accountId]);
+    expect(rows).toEqual([{ status: 'failed', checkout_url: null }]);
+    expect((await buy(t, player, 'pack-10', key).expect(200)).body).toMatchObject({ status: 'failed', checkoutUrl: null });
+    await buy(t, player, 'pack-10').expect(201);
   });
 
   it('pays on checkout.session.completed, once however often it comes', async () => {

@@ -58,7 +58,12 @@ export interface PaymentProvider {
   readonly name: PaymentProviderName;
   /** The mode events must come from (Stripe: the secret key's); null when the provider has none. */
   readonly livemode: boolean | null;
-  createCheckout(request: CheckoutRequest): Promise<Checkout>;
+  /**
+   * Opens the purchase's checkout, never inside a database transaction. The purchase id is the
+   * provider's idempotency key (a retry never opens a second checkout); `signal` aborts when the
+   * CHECKOUT_BUDGET_MS are spent (the caller stops waiting then either way).
+   */
+  createCheckout(request: CheckoutRequest, signal: AbortSignal): Promise<Checkout>;
   /**
    * The event, when the signature over `rawBody` verifies and its timestamp is within 5 minutes of
    * now either way; 400 INVALID_SIGNATURE otherwise, 400 INVALID_REQUEST when a verified body is
@@ -66,6 +71,9 @@ export interface PaymentProvider {
    */
   verifyEvent(rawBody: Buffer, headers: IncomingHttpHeaders): PaymentEvent;
 }
+
+/** How long a provider may take to open a checkout before the purchase fails 503 (CONTRACT §19.1). */
+export const CHECKOUT_BUDGET_MS = 5000;
 
 /** Nest token of the configured provider. */
 export const PAYMENT_PROVIDER = Symbol('PAYMENT_PROVIDER');

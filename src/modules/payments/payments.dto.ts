@@ -56,10 +56,14 @@ export class PurchaseDto {
   status!: string;
 
   @ApiProperty({
-    description: 'Where the player pays: this service\'s page `/checkout/{purchaseId}` with the sandbox provider (add `?return=<path>` to come back there), Stripe Checkout with Stripe',
+    type: 'string',
+    nullable: true,
+    description:
+      'Where the player pays: this service\'s page `/checkout/{purchaseId}` with the sandbox provider (add `?return=<path>` to come back there), Stripe Checkout with Stripe. ' +
+      'Null while the checkout is still opening at the provider (a repeat of the key meanwhile), and for a purchase whose checkout could not be opened (`failed`)',
     example: '/checkout/3f2b8c1e-5d4a-4f6b-9c7d-8e9f0a1b2c3d',
   })
-  checkoutUrl!: string;
+  checkoutUrl!: string | null;
 
   @ApiProperty({
     description: 'Coins a refund or dispute of this purchase could not take back (the wallet held fewer); 0 otherwise. A won dispute clears its share',

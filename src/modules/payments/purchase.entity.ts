@@ -58,8 +58,9 @@ export class Purchase {
   @Column('text')
   provider!: PaymentProviderName;
 
-  @Column('text', { name: 'checkout_url' })
-  checkoutUrl!: string;
+  /** Null while the checkout is opening at the provider, and when it could not be opened (CONTRACT §19.1). */
+  @Column('text', { name: 'checkout_url', nullable: true })
+  checkoutUrl!: string | null;
 
   /** The provider's checkout (Stripe: Checkout Session id). */
   @Column('text', { name: 'provider_checkout_ref', nullable: true })

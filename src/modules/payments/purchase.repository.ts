@@ -13,7 +13,8 @@ export interface PurchaseRecord {
   coins: number;
   priceMills: number;
   provider: PaymentProviderName;
-  checkoutUrl: string;
+  /** Null while the checkout is opening, and when it could not be opened (CONTRACT §19.1). */
+  checkoutUrl: string | null;
   paymentRef: string | null;
   status: PurchaseStatus;
   unrecoveredCoins: number;
@@ -50,13 +51,36 @@ const COLUMNS = `id, account_id AS "accountId", wallet_id AS "walletId", pack_id
 export class PurchaseRepository {
   constructor(private readonly uow: UnitOfWork) {}
 
-  async insert(p: { id: string; accountId: string; walletId: string; packId: string; coins: number; priceMills: number; provider: PaymentProviderName; checkoutUrl: string; checkoutRef: string | null }): Promise<void> {
+  /** Records a purchase whose checkout is yet to be opened (no checkout address). */
+  async insert(p: { id: string; accountId: string; walletId: string; packId: string; coins: number; priceMills: number; provider: PaymentProviderName }): Promise<void> {
     this.uow.requireTransaction();
     await this.uow.query(
-      `INSERT INTO purchases (id, account_id, wallet_id, pack_id, coins, price_mills, provider, checkout_url, provider_checkout_ref)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-      [p.id, p.accountId, p.walletId, p.packId, p.coins, p.priceMills, p.provider, p.checkoutUrl, p.checkoutRef],
+      `INSERT INTO purchases (id, account_id, wallet_id, pack_id, coins, price_mills, provider)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [p.id, p.accountId, p.walletId, p.packId, p.coins, p.priceMills, p.provider],
     );
+  }
+
+  /** How many of the account's purchases are `pending` (CONTRACT §19.1 purchase limits). */
+  async pendingCount(accountId: string): Promise<number> {
+    const row = await this.uow.one<{ n: number }>(`SELECT count(*)::int AS n FROM purchases WHERE account_id = $1 AND status = 'pending'`, [accountId]);
+    return row!.n;
+  }
+
+  /** Locks the purchase until the transaction ends (before its wallet, the order events lock them in). */
+  async lock(id: string): Promise<void> {
+    this.uow.requireTransaction();
+    await this.uow.query('SELECT id FROM purchases WHERE id = $1 FOR UPDATE', [id]);
+  }
+
+  /** The checkout the provider opened for the purchase. */
+  async storeCheckout(id: string, checkout: { url: string; ref: string | null }): Promise<void> {
+    await this.uow.query('UPDATE purchases SET checkout_url = $2, provider_checkout_ref = $3, updated_at = now() WHERE id = $1', [id, checkout.url, checkout.ref]);
+  }
+
+  /** A purchase whose checkout could not be opened fails (unless an event moved it on meanwhile). */
+  async failOpening(id: string): Promise<void> {
+    await this.uow.query(`UPDATE purchases SET status = 'failed', updated_at = now() WHERE id = $1 AND status = 'pending'`, [id]);
   }
 
   async byId(id: string): Promise<PurchaseRecord | undefined> {

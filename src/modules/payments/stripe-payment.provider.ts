@@ -4,7 +4,7 @@ import Stripe from 'stripe';
 import { CONFIG, Config } from '../../config';
 import { InvalidRequestError, ServiceUnavailableError } from '../../errors/app-error';
 import { assertNotFromTheFuture, bodyHash, centsField, currencyField, eventObject, idField, isObject, stringField } from './payment-event.parse';
-import { Checkout, CheckoutRequest, PaymentEvent, PaymentEventKind, PaymentProvider, SIGNATURE_TOLERANCE_SECONDS } from './payment-provider';
+import { CHECKOUT_BUDGET_MS, Checkout, CheckoutRequest, PaymentEvent, PaymentEventKind, PaymentProvider, SIGNATURE_TOLERANCE_SECONDS } from './payment-provider';
 import { InvalidSignatureError } from './payments.errors';
 import { priceCents } from './coin-packs';
 
@@ -76,7 +76,8 @@ export class StripePaymentProvider implements PaymentProvider {
     this.origin = config.publicOrigin;
   }
 
-  async createCheckout(request: CheckoutRequest): Promise<Checkout> {
+  /** Stripe's client cannot be aborted: the request's own timeout is the budget, and the caller stops waiting at it. */
+  async createCheckout(request: CheckoutRequest, _signal: AbortSignal): Promise<Checkout> {
     const back = `${this.origin}/checkout/${request.purchaseId}`;
     let session: Stripe.Checkout.Session;
     try {
@@ -90,7 +91,8 @@ export class StripePaymentProvider implements PaymentProvider {
           success_url: back,
           cancel_url: back,
         },
-        { idempotencyKey: `purchase-${request.purchaseId}` },
+        // One try within the budget; a later retry of the purchase sends the same key, so Stripe answers the same session.
+        { idempotencyKey: `purchase-${request.purchaseId}`, timeout: CHECKOUT_BUDGET_MS, maxNetworkRetries: 0 },
       );
     } catch (error) {
       this.logger.warn({ purchaseId: request.purchaseId, reason: error instanceof Error ? error.message : String(error) }, 'Stripe Checkout Session not created');

@@ -140,6 +140,17 @@ export class WalletRepository {
     return { balance: row ? Number(row.balance) : 0, frozenAt: row?.frozen_at ?? null };
   }
 
+  /**
+   * Whether the wallet is frozen, its row locked against a freeze (and other purchases) until the
+   * transaction ends: a freeze in flight is waited for and its outcome read (CONTRACT §19.1).
+   */
+  async lockFrozen(walletId: string): Promise<boolean> {
+    this.uow.requireTransaction();
+    const row = await this.uow.one<{ frozen: boolean }>('SELECT frozen_at IS NOT NULL AS frozen FROM wallets WHERE id = $1 FOR NO KEY UPDATE', [walletId]);
+    if (!row) throw new Error(`Wallet ${walletId} does not exist.`);
+    return row.frozen;
+  }
+
   /** Freezes the wallet; the first freeze's time is kept. `changed` is false when it already was. */
   async freeze(walletId: string): Promise<{ frozenAt: Date; changed: boolean }> {
     this.uow.requireTransaction();

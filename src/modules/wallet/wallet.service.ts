@@ -71,9 +71,13 @@ export class WalletService {
     return this.wallets.state(walletId);
   }
 
-  /** 403 WALLET_FROZEN when a dispute froze the wallet (CONTRACT §19). */
-  async assertNotFrozen(walletId: string): Promise<void> {
-    if ((await this.wallets.state(walletId)).frozenAt) throw new WalletFrozenError();
+  /**
+   * Whether a freeze (CONTRACT §19) stops a purchase, inside the caller's transaction: the wallet row
+   * stays locked until it ends, so a freeze that answered before it is seen and one that comes after
+   * waits for it (§19.1 freeze order).
+   */
+  isFrozenLocked(walletId: string): Promise<boolean> {
+    return this.wallets.lockFrozen(walletId);
   }
 
   /** Freezes (inside the caller's transaction); `changed` is false when it already was frozen. */
