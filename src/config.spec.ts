@@ -50,7 +50,16 @@ describe('loadConfig', () => {
       stripeSecretKey: undefined,
       stripeWebhookSecret: undefined,
       stripeApiUrl: undefined,
+      sandboxProviderDelayMs: 0,
     });
+    expect(loadConfig({ SANDBOX_PROVIDER_DELAY_MS: '4000' }).payments.sandboxProviderDelayMs).toBe(4000);
+    expect(() => loadConfig({ SANDBOX_PROVIDER_DELAY_MS: '-1' })).toThrow(/SANDBOX_PROVIDER_DELAY_MS="-1"; SANDBOX_PROVIDER_DELAY_MS accepts an integer from 0 to 60000/);
+  });
+
+  it('limits new purchases per player (CONTRACT §19.1), 20 an hour unless set', () => {
+    expect(loadConfig({}).rateLimits.purchasesPerPlayer).toEqual({ limit: 20, windowMs: 3600_000 });
+    expect(loadConfig({ RATE_LIMIT_PURCHASES_PER_PLAYER: '3/60' }).rateLimits.purchasesPerPlayer).toEqual({ limit: 3, windowMs: 60_000 });
+    expect(() => loadConfig({ RATE_LIMIT_PURCHASES_PER_PLAYER: 'lots' })).toThrow(/RATE_LIMIT_PURCHASES_PER_PLAYER/);
   });
 
   it('takes payments through Stripe by default in production, and stops without its keys', () => {
