@@ -80,6 +80,7 @@ describe('payments property: any interleaving keeps the money invariants', () =>
         const payEvents = new Map<string, string>();
         const delivered = new Map<string, Set<string>>();
         const insertions: string[] = [];
+        let frozenBuys = 0;
         const note = (purchaseId: string, what: string) => delivered.set(purchaseId, (delivered.get(purchaseId) ?? new Set()).add(what));
 
         const send = async (type: string, purchaseId: string, id = eventId(), extra: Record<string, unknown> = {}) => {
@@ -93,6 +94,7 @@ describe('payments property: any interleaving keeps the money invariants', () =>
             case 'buy': {
               const res = await buy(t, player, PACKS[s.pack]);
               expect([201, 403, 429]).toContain(res.status); // 403: a dispute froze the wallet; 429: 5 pending already (CONTRACT §19.1)
+              if (res.status === 403) frozenBuys += 1;
               if (res.status === 201) {
                 purchases.push(res.body.purchaseId);
                 prices.set(res.body.purchaseId, Number(res.body.coins) * 25);
@@ -173,9 +175,15 @@ describe('payments property: any interleaving keeps the money invariants', () =>
         const { rows: negative } = await t.db.query('SELECT id FROM wallets WHERE balance < 0');
         expect(negative).toEqual([]);
 
-        const listed = (await t.http().get('/api/me/purchases').set('Cookie', player.cookie).expect(200)).body.purchases as {
-          purchaseId: string; status: string; coins: number; unrecoveredCoins: number; refundedUsd: string;
+        const all = (await t.http().get('/api/me/purchases').set('Cookie', player.cookie).expect(200)).body.purchases as {
+          purchaseId: string; status: string; coins: number; unrecoveredCoins: number; refundedUsd: string; checkoutUrl: string | null;
         }[];
+        // A buy answered 403 leaves nothing, or, when the freeze landed while its checkout was
+        // opening, its purchase failed with no checkout to pay (CONTRACT §19.1 freeze order).
+        const refused = all.filter((p) => !purchases.includes(p.purchaseId));
+        expect(refused.length).toBeLessThanOrEqual(frozenBuys);
+        for (const p of refused) expect({ status: p.status, checkoutUrl: p.checkoutUrl, unrecoveredCoins: p.unrecoveredCoins }).toEqual({ status: 'failed', checkoutUrl: null, unrecoveredCoins: 0 });
+        const listed = all.filter((p) => purchases.includes(p.purchaseId));
         expect(listed).toHaveLength(purchases.length);
         for (const p of listed) {
           const events = delivered.get(p.purchaseId) ?? new Set<string>();
