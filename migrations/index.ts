@@ -12,6 +12,7 @@ import { CheckPaymentAmounts1796710000000 } from './1796710000000-check-payment-
 import { ExcludeVoidedScores1796720000000 } from './1796720000000-exclude-voided-scores';
 import { GuardBalancesAndEarnings1796730000000 } from './1796730000000-guard-balances-and-earnings';
 import { FoldAccountEmails1796740000000 } from './1796740000000-fold-account-emails';
+import { AddPlayerBestIndex1796810000000 } from './1796810000000-add-player-best-index';
 
 /** Every migration, in order. Listed here (not globbed) so source and compiled builds agree. */
 export const MIGRATIONS = [
@@ -29,4 +30,5 @@ export const MIGRATIONS = [
   ExcludeVoidedScores1796720000000,
   GuardBalancesAndEarnings1796730000000,
   FoldAccountEmails1796740000000,
+  AddPlayerBestIndex1796810000000,
 ];

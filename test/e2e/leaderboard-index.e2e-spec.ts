@@ -1,4 +1,4 @@
-import { BOARD_ALL_SQL, BOARD_WEEK_SQL } from '../../src/modules/scoring/scoring.repository';
+import { BOARD_ALL_SQL, BOARD_WEEK_SQL, PLAYER_BEST_ALL_SQL, PLAYER_BEST_WEEK_SQL } from '../../src/modules/scoring/scoring.repository';
 import { weekStartOf } from '../../src/modules/scoring/leaderboard.rules';
 import { createTestApp, TestApp } from '../support/app';
 
@@ -81,5 +81,51 @@ describe('leaderboard reads use the board indexes (100,000 scores)', () => {
     const full = await t.db.query(
       `SELECT id FROM scores WHERE game_id = $1 AND initials IS NOT NULL ORDER BY score DESC, achieved_at, id`, [gameId]);
     expect(board.rows.map((r) => r.id)).toEqual(full.rows.slice(0, 10).map((r) => r.id));
+  });
+
+  it("finds a player's best through scores_player_best_idx and counts its rank on the board indexes, in one statement", async () => {
+    // A second player holding three scores deep in the board (about 40,000th, 60,000th, 90,000th of all).
+    const { rows: [second] } = await t.db.query<{ id: string }>(`
+      WITH account AS (
+        INSERT INTO accounts (email, password_hash, display_name, email_verified_at)
+        VALUES ('second@example.com', 'x', 'Second', now()) RETURNING id
+      ) INSERT INTO players (account_id, display_name) SELECT id, 'Second' FROM account RETURNING id`);
+    await t.db.query(
+      `UPDATE scores SET player_id = $2 WHERE id IN (
+         (SELECT id FROM scores WHERE game_id = $1 ORDER BY score DESC OFFSET 40000 LIMIT 1),
+         (SELECT id FROM scores WHERE game_id = $1 ORDER BY score DESC OFFSET 60000 LIMIT 1),
+         (SELECT id FROM scores WHERE game_id = $1 ORDER BY score DESC OFFSET 90000 LIMIT 1))`,
+      [gameId, second!.id],
+    );
+    await t.db.query('ANALYZE scores');
+    const nobody = '00000000-0000-4000-8000-000000000000';
+    const week = weekStartOf(new Date());
+
+    for (const player of [second!.id, nobody]) {
+      const all = await plan(PLAYER_BEST_ALL_SQL, [gameId, player]);
+      expect(all).toContain('scores_player_best_idx');
+      expect(all).toContain('scores_board_all_idx');
+      expect(all).not.toMatch(/Seq Scan/);
+      expect(all).not.toMatch(/\bSort\b/);
+      const weekly = await plan(PLAYER_BEST_WEEK_SQL, [gameId, player, week]);
+      expect(weekly).toContain('scores_board_week_idx');
+      expect(weekly).not.toMatch(/Seq Scan/);
+      expect(weekly).not.toMatch(/\bSort\b/);
+    }
+
+    // The rank it counts is the place a full sort gives.
+    const best = await t.db.query<{ score: string; rank: number }>(PLAYER_BEST_ALL_SQL, [gameId, second!.id]);
+    const full = await t.db.query<{ score: string; player_id: string }>(
+      'SELECT score::text AS score, player_id FROM scores WHERE game_id = $1 AND initials IS NOT NULL AND removed_at IS NULL ORDER BY score DESC, achieved_at, id',
+      [gameId],
+    );
+    const mine = await t.db.query<{ score: string }>('SELECT max(score)::text AS score FROM scores WHERE player_id = $1', [second!.id]);
+    expect(best.rows).toHaveLength(1);
+    expect(best.rows[0]!.score).toBe(mine.rows[0]!.score);
+    // The best may lack initials (every fifth does): then its rank is the place it would take.
+    const ahead = full.rows.filter((r) => BigInt(r.score) > BigInt(mine.rows[0]!.score)).length;
+    expect(best.rows[0]!.rank).toBe(ahead + 1);
+    expect(best.rows[0]!.rank).toBeGreaterThan(30000);
+    expect((await t.db.query(PLAYER_BEST_ALL_SQL, [gameId, nobody])).rows).toEqual([]);
   });
 });

@@ -15,6 +15,14 @@ export interface LeaderboardEntry {
   verified: boolean;
 }
 
+/** The caller's best saved score of a period (CONTRACT §17.2 "Beyond the top ten"). */
+export interface PlayerBest {
+  score: string;
+  initials: string | null;
+  achievedAt: string;
+  rank: number;
+}
+
 export interface Leaderboard {
   slug: string;
   period: Period;
@@ -64,6 +72,18 @@ export class LeaderboardService {
     const answer = Buffer.from(JSON.stringify({ slug, period, scores }));
     this.cache.set(cacheKey, { gameId: game.id, expiresAt: Date.now() + CACHE_TTL_MS, scores, answer });
     return { slug, period, scores };
+  }
+
+  /**
+   * The player's best saved score of the period, with or without initials, and its place among
+   * the board's scores (all of them, not only the top ten); null when the player has none. Never
+   * cached: it is one player's, and their newest score shows at once.
+   */
+  async best(slug: string, period: Period, playerId: string): Promise<{ best: PlayerBest | null }> {
+    const game = await this.games.findBySlugLagging(slug);
+    if (!game || game.status !== 'published') throw new NotFoundError('No published game with this slug.');
+    const row = await this.scores.playerBest(game.id, playerId, period === 'week' ? this.currentWeekStart() : undefined);
+    return { best: row ? { score: row.score, initials: row.initials, achievedAt: row.achievedAt.toISOString(), rank: row.rank } : null };
   }
 
   /**

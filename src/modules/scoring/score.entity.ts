@@ -15,6 +15,8 @@ export type ScoreSource = 'player' | 'trusted';
 @Index('scores_board_week_idx', ['gameId', 'weekStart', 'score', 'achievedAt', 'id'], { where: 'initials IS NOT NULL AND removed_at IS NULL' })
 @Index('scores_game_all_idx', ['gameId', 'score', 'achievedAt', 'id'])
 @Index('scores_game_week_idx', ['gameId', 'weekStart', 'score', 'achievedAt', 'id'])
+// A player's best of a game, for "Your best": (player_id, game_id, score DESC, achieved_at, id).
+@Index('scores_player_best_idx', ['playerId', 'gameId', 'score', 'achievedAt', 'id'], { where: 'removed_at IS NULL' })
 @Index('scores_pending_initials_idx', ['playerId'], { where: 'needs_initials AND initials IS NULL' })
 @Index('scores_play_session_idx', ['playSessionId'])
 export class Score {

@@ -120,3 +120,39 @@ export class PendingScoresDto {
   @ApiProperty({ type: [PendingScoreDto] })
   scores!: PendingScoreDto[];
 }
+
+export class MyBestScoreDto {
+  @ApiProperty({ pattern: '^\\d+$', description: 'The score as decimal digits (exact up to 9007199254740991)', example: '12500' })
+  score!: string;
+
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    pattern: '^[A-Z]{3}$',
+    example: 'AAA',
+    description: 'Null while the score has no initials: it is then not on the board, and `rank` is the place it would take there',
+  })
+  initials!: string | null;
+
+  @ApiProperty({ format: 'date-time' })
+  achievedAt!: string;
+
+  @ApiProperty({
+    type: 'integer',
+    minimum: 1,
+    example: 27,
+    description:
+      "The score's place among all saved scores with initials of the period, not only the top ten: score descending, " +
+      'ties by earlier achievedAt (no shared ranks)',
+  })
+  rank!: number;
+}
+
+export class MyBestDto {
+  @ApiProperty({
+    type: MyBestScoreDto,
+    nullable: true,
+    description: "The caller's best saved score of the period (removed scores excluded), with or without initials; null when none",
+  })
+  best!: MyBestScoreDto | null;
+}

@@ -8,7 +8,7 @@ import { IdentityModule } from '../identity';
 import { PlaySessionsModule } from '../play-sessions';
 import { RateLimitsModule } from '../rate-limits';
 import { LeaderboardCacheMiddleware } from './leaderboard-cache.middleware';
-import { LeaderboardController } from './leaderboard.controller';
+import { LeaderboardController, MyBestController } from './leaderboard.controller';
 import { LeaderboardService } from './leaderboard.service';
 import { ScoreInitialsService } from './score-initials.service';
 import { ScoreModerationService } from './score-moderation.service';
@@ -20,7 +20,7 @@ import { TrustedScoreController } from './trusted-score.controller';
 /** Scores (player and trusted), high-score initials and the public leaderboards. */
 @Module({
   imports: [TypeOrmModule.forFeature([Score]), PlaySessionsModule, DeveloperPortalModule, IdentityModule, IdempotencyModule, RateLimitsModule, AuditModule],
-  controllers: [ScoringController, MyScoresController, LeaderboardController, TrustedScoreController],
+  controllers: [ScoringController, MyScoresController, LeaderboardController, MyBestController, TrustedScoreController],
   providers: [ScoringRepository, SubmitScoreService, ScoreInitialsService, LeaderboardService, ScoreModerationService],
   exports: [LeaderboardService, ScoreModerationService],
 })

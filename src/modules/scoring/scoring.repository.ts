@@ -52,6 +52,13 @@ interface BoardDbRow {
   source: ScoreSource;
 }
 
+interface PlayerBestDbRow {
+  score: string;
+  initials: string | null;
+  achieved_at: Date;
+  rank: number;
+}
+
 const INSERT_SCORE_HEAD = `WITH saved AS (
   INSERT INTO scores (id, game_id, insertion_id, play_session_id, player_id, score, source, initials, needs_initials, achieved_at, week_start)
   VALUES (coalesce($1::uuid, gen_random_uuid()), $2, $3, $4, $5, $6::bigint, $7, $8, $9, now(), (date_trunc('week', now() AT TIME ZONE 'UTC'))::date)
@@ -73,6 +80,46 @@ export const BOARD_ALL_SQL = `SELECT id, initials, score::text AS score, achieve
 export const BOARD_WEEK_SQL = `SELECT id, initials, score::text AS score, achieved_at, source FROM scores
   WHERE game_id = $1 AND week_start = $2::date AND initials IS NOT NULL AND removed_at IS NULL
   ORDER BY scores.score DESC, scores.achieved_at ASC, scores.id ASC LIMIT ${BOARD_SIZE}`;
+
+/**
+ * A player's best saved score of a game (of one ISO week with `week`) and its rank: the player's
+ * first entry of scores_player_best_idx (for a week, the first of that week: the walk is over the
+ * player's own scores of the game only), then 1 + the board's scores ahead of it in board order
+ * (score descending, earlier achieved_at, then id; CONTRACT §16.7), counted on the board's own
+ * index (scores_board_all_idx, scores_board_week_idx) from its top down to that score. A best
+ * without initials is not on the board: its rank is the place it would take there.
+ */
+function playerBestSql(week: boolean): string {
+  const inWeek = (table: string): string => (week ? ` AND ${table}.week_start = $3::date` : '');
+  return `WITH best AS (
+    SELECT id, score, initials, achieved_at FROM scores
+     WHERE player_id = $2 AND game_id = $1 AND removed_at IS NULL${inWeek('scores')}
+     ORDER BY scores.score DESC, scores.achieved_at ASC, scores.id ASC LIMIT 1
+  )
+  SELECT best.score::text AS score, best.initials, best.achieved_at,
+         1 + (SELECT count(*) FROM scores ahead
+               WHERE ahead.game_id = $1${inWeek('ahead')} AND ahead.initials IS NOT NULL AND ahead.removed_at IS NULL
+                 AND ahead.score >= best.score
+                 AND (ahead.score > best.score OR ahead.achieved_at < best.achieved_at
+                      OR (ahead.achieved_at = best.achieved_at AND ahead.id < best.id)))::integer AS rank
+    FROM best`;
+}
+
+/** `$1` game, `$2` player. */
+export const PLAYER_BEST_ALL_SQL = playerBestSql(false);
+/** `$1` game, `$2` player, `$3` the week's Monday (UTC), YYYY-MM-DD. */
+export const PLAYER_BEST_WEEK_SQL = playerBestSql(true);
+
+/** A player's best saved score of a period and the place it takes among the board's scores. */
+export interface PlayerBestRow {
+  /** Decimal digits. */
+  score: string;
+  /** Null while the score has none (it is then not on the board). */
+  initials: string | null;
+  achievedAt: Date;
+  /** 1-based, no shared ranks. */
+  rank: number;
+}
 
 const toBoardRow = (r: BoardDbRow): BoardRow => ({ id: r.id, initials: r.initials, score: r.score, achievedAt: r.achieved_at, source: r.source });
 
@@ -149,6 +196,18 @@ export class ScoringRepository {
   /** `weekStart` is the Monday (UTC) of the week, YYYY-MM-DD. Tolerates lag like `boardAll`. */
   async boardWeek(gameId: string, weekStart: string): Promise<BoardRow[]> {
     return (await this.uow.queryReplica<BoardDbRow>(BOARD_WEEK_SQL, [gameId, weekStart])).map(toBoardRow);
+  }
+
+  /**
+   * The player's best saved score of the game (of the ISO week starting `weekStart` when given)
+   * with its rank, in one statement on the primary (a score just saved shows at once); undefined
+   * when the player has none.
+   */
+  async playerBest(gameId: string, playerId: string, weekStart?: string): Promise<PlayerBestRow | undefined> {
+    const row = weekStart === undefined
+      ? await this.uow.one<PlayerBestDbRow>(PLAYER_BEST_ALL_SQL, [gameId, playerId])
+      : await this.uow.one<PlayerBestDbRow>(PLAYER_BEST_WEEK_SQL, [gameId, playerId, weekStart]);
+    return row && { score: row.score, initials: row.initials, achievedAt: row.achieved_at, rank: row.rank };
   }
 
   /**
