@@ -6,6 +6,7 @@
 import { BuyCoins, PackOnSale } from '../modules/payments';
 
 import { Layout, Viewer } from './layout/layout';
+import { VerifyEmailNotice } from './verify-email-notice';
 
 export function CataloguePage(props: { viewer: Viewer | null }) {
   return (
@@ -120,6 +121,8 @@ export function HostPage(props: { viewer: Viewer; game: HostedGame; packs: PackO
             Leaderboard
           </a>
         </div>
+        {/* Shown at once to an unverified account, and by the host script when the API says EMAIL_NOT_VERIFIED. */}
+        <VerifyEmailNotice email={props.viewer.email} hidden={props.viewer.emailVerified} />
         <p class="message" data-testid="message" role="status" aria-live="polite"></p>
         {/* Shown by the host script when the balance does not cover a credit; comes back here after paying. */}
         <BuyCoins id="buy-coins" packs={props.packs} returnTo={`/play/${game.slug}`} hidden />
@@ -148,13 +151,11 @@ export function HostPage(props: { viewer: Viewer; game: HostedGame; packs: PackO
           <small id="initials-help">Shown on the leaderboard; used for your future high scores too.</small>
         </form>
         <div id="stage" class="stage"></div>
-        <div class="celebration" data-testid="celebration" role="dialog" aria-modal="true" aria-labelledby="celebration-heading" hidden>
+        {/* CONTRACT §17.2: a full-screen layer that clicks and keys pass through to the game, announced as a status, gone by itself. */}
+        <div class="celebration" data-testid="celebration" role="status" hidden>
           <div class="celebration-card">
-            <h2 id="celebration-heading">Unlocked!</h2>
+            <h2 class="celebration-heading">Unlocked!</h2>
             <ul id="celebration-list" class="rewards"></ul>
-            <button type="button" class="button primary" id="celebration-close">
-              Keep playing
-            </button>
           </div>
         </div>
       </div>

@@ -8,6 +8,7 @@ import { levelOf, xpToNextLevel } from '../modules/identity';
 import type { LedgerEntryView, WalletPage } from '../modules/wallet';
 import { ApiForm, Cell, Icon, Submit, TextField, When } from './layout/components';
 import { Layout, Viewer } from './layout/layout';
+import { VerifyEmailNotice } from './verify-email-notice';
 
 /** A purchase as /me lists it (§19). */
 export interface PurchaseRow {
@@ -195,11 +196,7 @@ export function MePage(props: MePageProps) {
     <Layout title="My profile" viewer={viewer} page="me" section="me">
       <h1>{viewer.displayName}</h1>
       <p class="lead">{viewer.email}</p>
-      {viewer.emailVerified ? null : (
-        <p class="notice" data-tone="error">
-          Verify your e-mail address to play: open the link we sent to {viewer.email}.
-        </p>
-      )}
+      {viewer.emailVerified ? null : <VerifyEmailNotice email={viewer.email} />}
       <Facts xp={props.xp} balance={props.wallet?.balance ?? null} initials={viewer.playerId ? viewer.playerInitials : null} />
       {props.wallet ? (
         <WalletHistory wallet={props.wallet} olderPage={props.olderPage} />

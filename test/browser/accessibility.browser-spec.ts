@@ -7,10 +7,10 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { BrowserContext, Page } from 'playwright-core';
 import { DEMO } from '../../src/web/demo-seed.service';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, createApiKey, logIn, signUpVerifiedPlayer } from '../support/factories';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, createApiKey, logIn, signUpPlayer, signUpVerifiedPlayer } from '../support/factories';
 import { BrowserWorld, signIn, startBrowserWorld } from '../support/browser';
 
-type Who = 'visitor' | 'player' | 'newcomer' | 'developer' | 'admin';
+type Who = 'visitor' | 'player' | 'newcomer' | 'unverified' | 'developer' | 'admin';
 
 interface PageCase {
   name: string;
@@ -37,6 +37,24 @@ describe('accessibility of the pages (CONTRACT §17.1)', () => {
     { name: 'catalogue', who: 'visitor', path: () => '/' },
     { name: 'game page', who: 'player', path: () => `/games/${DEMO.game.slug}` },
     { name: '/me', who: 'player', path: () => '/me' },
+    // CONTRACT §17.2 "Next steps are said": "Verify your e-mail" with "Resend e-mail".
+    { name: '/me (e-mail not verified)', who: 'unverified', path: () => '/me' },
+    {
+      name: 'host page',
+      who: 'player',
+      path: () => `/play/${DEMO.game.slug}`,
+      act: async (page) => {
+        await page.frameLocator('[data-testid="game-frame"]').locator('#hello').filter({ hasText: 'Hi ' }).waitFor();
+      },
+    },
+    {
+      name: 'host page (e-mail not verified)',
+      who: 'unverified',
+      path: () => `/play/${DEMO.game.slug}`,
+      act: async (page) => {
+        await page.getByTestId('balance').filter({ hasText: 'coins' }).waitFor();
+      },
+    },
     { name: '/developer (not a developer)', who: 'newcomer', path: () => '/developer' },
     { name: '/developer', who: 'developer', path: () => '/developer' },
     { name: '/developer/games/{gameId}', who: 'developer', path: () => `/developer/games/${gameId}` },
@@ -81,12 +99,14 @@ describe('accessibility of the pages (CONTRACT §17.1)', () => {
     world = await startBrowserWorld({ ADMIN_EMAIL, ADMIN_PASSWORD });
     gameId = (await world.t.db.query<{ id: string }>('SELECT id FROM games WHERE slug = $1', [DEMO.game.slug])).rows[0]!.id;
     const newcomer = await signUpVerifiedPlayer(world.t, { displayName: 'Newcomer' });
+    const unverified = await signUpPlayer(world.t, { displayName: 'Unverified' });
     const demoDeveloper = await logIn(world.t, DEMO.developer.email, DEMO.developer.password);
     await createApiKey(world.t, { cookie: demoDeveloper }, 'live', 'production backend');
     const accounts: Record<Who, { email: string; password: string } | null> = {
       visitor: null,
       player: DEMO.player,
       newcomer,
+      unverified,
       developer: DEMO.developer,
       admin: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD },
     };

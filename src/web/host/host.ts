@@ -30,6 +30,10 @@ const RETRY_DELAYS_MS = [400, 1200];
 const MAX_HEARTBEAT_MS = 5 * 60_000;
 const MIN_HEARTBEAT_MS = 1_000;
 const RETRY_HEARTBEAT_MS = 5_000;
+/** How long a celebration stays (CONTRACT §17.2: gone by itself within 4 seconds). */
+const CELEBRATION_MS = 3_000;
+/** The celebration's words go into its live region this long after it is shown, so they are announced. */
+const ANNOUNCE_DELAY_MS = 50;
 
 async function api(method: string, path: string, body?: unknown, keepalive = false): Promise<ApiAnswer> {
   try {
@@ -88,7 +92,7 @@ export function startHost(doc: Document, win: Window): void {
   const modeEl = doc.getElementById('mode')!;
   const celebration = byTestId(doc, 'celebration');
   const celebrationList = doc.getElementById('celebration-list')!;
-  const celebrationClose = doc.getElementById('celebration-close') as HTMLButtonElement;
+  const verifyNotice = doc.getElementById('verify-email');
   const initialsForm = doc.getElementById('initials-form') as HTMLFormElement;
   const initialsInput = byTestId<HTMLInputElement>(doc, 'initials-input');
   const initialsScore = doc.getElementById('initials-score')!;
@@ -102,6 +106,8 @@ export function startHost(doc: Document, win: Window): void {
   let heartbeatTimer: number | undefined;
   let ended = false;
   let celebrationTimer: number | undefined;
+  /** Counts celebrations, so a late fill of an earlier one never overwrites a newer one. */
+  let celebrationCount = 0;
 
   function say(text: string, tone: 'info' | 'error' | 'success' = 'info'): void {
     messageEl.textContent = text;
@@ -129,40 +135,65 @@ export function startHost(doc: Document, win: Window): void {
     const code = answer.body.error as string | undefined;
     if (answer.status === 401) signedOut();
     else if (answer.status === 410) expired();
-    else if (code === 'EMAIL_NOT_VERIFIED') say('Verify your e-mail address to play: check your inbox for the link.', 'error');
+    else if (code === 'EMAIL_NOT_VERIFIED') askToVerify();
     else if (code === 'WALLET_FROZEN') say('Your wallet is frozen after a payment dispute: coins cannot be spent until support unfreezes it.', 'error');
     else if (answer.status === 0 || answer.status >= 500) say('The arcade could not be reached. Try again in a moment.', 'error');
   }
 
+  /** "Verify your e-mail" with "Resend e-mail" (CONTRACT §17.2): the notice says it all, the message line stays quiet. */
+  function askToVerify(): void {
+    if (verifyNotice) verifyNotice.hidden = false;
+    say('');
+  }
+
+  /** Without a play session the balance still shows: read from the wallet, or "—" when there is none. */
+  async function showWalletBalance(): Promise<void> {
+    balanceEl.textContent = '—';
+    const answer = await api('GET', '/api/me/wallet?limit=1');
+    if (answer.status === 200 && typeof answer.body.balance === 'number') showBalance(answer.body.balance);
+  }
+
+  /**
+   * The full-screen celebration of a first unlock (spec §6.6, CONTRACT §17.2): a layer that never
+   * takes the game's input (pointer-events: none, no focus moved, no control of its own), announced
+   * as a status, gone by itself after CELEBRATION_MS. What it said stays on /me and the game page.
+   */
   function celebrate(rewards: unknown): void {
     if (!Array.isArray(rewards) || rewards.length === 0) return;
-    celebrationList.replaceChildren(
-      ...rewards.map((reward: Record<string, unknown>) => {
-        const item = doc.createElement('li');
-        item.className = `reward reward-${String(reward.kind ?? 'achievement').replace(/[^a-z-]/g, '')}`;
-        const icon = doc.createElement('span');
-        icon.className = 'reward-icon';
-        icon.setAttribute('aria-hidden', 'true');
-        icon.append(iconSvg(iconNode(reward.icon)));
-        const title = doc.createElement('strong');
-        title.textContent = String(reward.title ?? 'Achievement unlocked');
-        const subtitle = doc.createElement('span');
-        subtitle.className = 'reward-subtitle';
-        subtitle.textContent = String(reward.subtitle ?? '');
-        item.append(icon, title, subtitle);
-        return item;
-      }),
-    );
-    celebration.hidden = false;
-    celebrationClose.focus();
+    const items = rewards.map((reward: Record<string, unknown>) => {
+      const item = doc.createElement('li');
+      item.className = `reward reward-${String(reward.kind ?? 'achievement').replace(/[^a-z-]/g, '')}`;
+      const icon = doc.createElement('span');
+      icon.className = 'reward-icon';
+      icon.setAttribute('aria-hidden', 'true');
+      icon.append(iconSvg(iconNode(reward.icon)));
+      const title = doc.createElement('strong');
+      title.textContent = String(reward.title ?? 'Achievement unlocked');
+      const subtitle = doc.createElement('span');
+      subtitle.className = 'reward-subtitle';
+      subtitle.textContent = String(reward.subtitle ?? '');
+      item.append(icon, title, subtitle);
+      return item;
+    });
+    const count = ++celebrationCount;
     win.clearTimeout(celebrationTimer);
-    celebrationTimer = win.setTimeout(closeCelebration, 8000);
+    if (celebration.hidden) {
+      // An empty live region first, then its words: a screen reader announces what is added to a shown region.
+      celebrationList.replaceChildren();
+      celebration.hidden = false;
+      win.setTimeout(() => {
+        if (count === celebrationCount && !celebration.hidden) celebrationList.replaceChildren(...items);
+      }, ANNOUNCE_DELAY_MS);
+    } else {
+      celebrationList.replaceChildren(...items);
+    }
+    celebrationTimer = win.setTimeout(closeCelebration, CELEBRATION_MS);
   }
 
   function closeCelebration(): void {
-    celebration.hidden = true;
     win.clearTimeout(celebrationTimer);
-    frame?.focus();
+    celebration.hidden = true;
+    celebrationList.replaceChildren();
   }
 
   function askInitials(scoreId: string, sessionId: string, score: unknown): void {
@@ -344,7 +375,10 @@ export function startHost(doc: Document, win: Window): void {
     if (answer.status !== 201) {
       const code = answer.body.error;
       if (answer.status === 401) return signedOut();
-      if (code === 'EMAIL_NOT_VERIFIED') return say('Verify your e-mail address to play: check your inbox for the link.', 'error');
+      // No game to show: no empty frame-sized space either, and the balance from the wallet.
+      stage.hidden = true;
+      void showWalletBalance();
+      if (code === 'EMAIL_NOT_VERIFIED') return askToVerify();
       if (code === 'ACCOUNT_NOT_LINKED') return say('Your account has no player profile yet, so it cannot play.', 'error');
       if (code === 'GAME_UNAVAILABLE') return say('This game is not available right now.', 'error');
       if (code === 'FORBIDDEN') return say('Only the game’s owner can preview it.', 'error');
@@ -385,9 +419,9 @@ export function startHost(doc: Document, win: Window): void {
   win.addEventListener('pageshow', (event) => {
     if (event.persisted && ended) win.location.reload();
   });
-  celebrationClose.addEventListener('click', closeCelebration);
-  celebration.addEventListener('keydown', (event) => {
-    if (event.key === 'Escape') closeCelebration();
+  // Escape on the host page ends a celebration early (keys in the game's frame stay the game's).
+  doc.addEventListener('keydown', (event) => {
+    if (event.key === 'Escape' && !celebration.hidden) closeCelebration();
   });
   initialsForm.addEventListener('submit', (event) => void saveInitials(event));
   initialsInput.addEventListener('input', () => {

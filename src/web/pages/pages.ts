@@ -9,6 +9,7 @@ import { showStoredFlash, startApiForms } from './api-forms';
 import { startBuyCoins } from './buy-coins';
 import { startControls } from './controls';
 import { startAdmin } from './admin';
+import { startVerifyEmail } from './verify-email';
 
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- our API's JSON answer, read field by field
@@ -127,6 +128,7 @@ export function startPages(doc: Document, win: Window): void {
   startApiForms(doc, win);
   startControls(doc, win);
   startBuyCoins(doc, win);
+  startVerifyEmail(doc);
   showStoredFlash(doc, win);
   const page = doc.body.dataset.page;
   if (page === 'catalogue') void renderCatalogue(doc);
