@@ -30,6 +30,31 @@ export function CataloguePage(props: { viewer: Viewer | null }) {
   );
 }
 
+/**
+ * "Your best" under the board (CONTRACT §17.2): the page script fills it for a signed-in visitor
+ * from GET /api/games/{slug}/leaderboard/me for the period the board shows; a signed-out one is
+ * offered to sign in.
+ */
+function YourBest(props: { viewer: Viewer | null; path: string }) {
+  return (
+    <section aria-labelledby="best-heading" class="your-best" data-testid="your-best">
+      <h3 id="best-heading">Your best</h3>
+      {props.viewer ? (
+        <>
+          <dl class="facts" id="best" hidden></dl>
+          <p class="status" id="best-status" role="status">
+            Loading your best…
+          </p>
+        </>
+      ) : (
+        <p>
+          <a href={`/auth/login?next=${encodeURIComponent(props.path)}`}>Sign in to see your best</a>
+        </p>
+      )}
+    </section>
+  );
+}
+
 export function GamePage(props: { viewer: Viewer | null; slug: string; title: string }) {
   const path = `/games/${props.slug}`;
   return (
@@ -69,6 +94,7 @@ export function GamePage(props: { viewer: Viewer | null; slug: string; title: st
               <tbody id="board"></tbody>
             </table>
             <p class="status" id="board-status" role="status"></p>
+            <YourBest viewer={props.viewer} path={path} />
           </section>
           <section aria-labelledby="achievements-heading" class="panel">
             <h2 id="achievements-heading">Achievements</h2>

@@ -7,7 +7,8 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { BrowserContext, Page } from 'playwright-core';
 import { DEMO } from '../../src/web/demo-seed.service';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, createApiKey, logIn, signUpPlayer, signUpVerifiedPlayer } from '../support/factories';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, adminCookie, createApiKey, createGame, logIn, signUpPlayer, signUpVerifiedPlayer } from '../support/factories';
+import { playAndScore, postInitials } from '../support/play';
 import { BrowserWorld, signIn, startBrowserWorld } from '../support/browser';
 
 type Who = 'visitor' | 'player' | 'newcomer' | 'unverified' | 'developer' | 'admin';
@@ -29,13 +30,24 @@ const VIEWPORTS = [
 describe('accessibility of the pages (CONTRACT §17.1)', () => {
   let world: BrowserWorld;
   let gameId: string;
+  let suspendedGameId: string;
   const contexts = new Map<Who, BrowserContext>();
 
   const PAGES: PageCase[] = [
     { name: 'sign-in', who: 'visitor', path: () => '/auth/login' },
     { name: '404', who: 'player', path: () => '/developer/no-such-page', status: 404 },
     { name: 'catalogue', who: 'visitor', path: () => '/' },
-    { name: 'game page', who: 'player', path: () => `/games/${DEMO.game.slug}` },
+    {
+      name: 'game page',
+      who: 'player',
+      path: () => `/games/${DEMO.game.slug}`,
+      // "Your best" filled: the demo player scored in beforeAll (CONTRACT §17.2).
+      act: async (page) => {
+        await page.getByRole('region', { name: 'Your best' }).getByRole('definition').first().waitFor();
+      },
+    },
+    { name: 'game page signed out', who: 'visitor', path: () => `/games/${DEMO.game.slug}` },
+    { name: 'game page (e-mail not verified)', who: 'unverified', path: () => `/games/${DEMO.game.slug}` },
     { name: '/me', who: 'player', path: () => '/me' },
     // CONTRACT §17.2 "Next steps are said": "Verify your e-mail" with "Resend e-mail".
     { name: '/me (e-mail not verified)', who: 'unverified', path: () => '/me' },
@@ -58,6 +70,7 @@ describe('accessibility of the pages (CONTRACT §17.1)', () => {
     { name: '/developer (not a developer)', who: 'newcomer', path: () => '/developer' },
     { name: '/developer', who: 'developer', path: () => '/developer' },
     { name: '/developer/games/{gameId}', who: 'developer', path: () => `/developer/games/${gameId}` },
+    { name: '/developer/games/{gameId} suspended', who: 'developer', path: () => `/developer/games/${suspendedGameId}` },
     {
       name: '/developer/games/{gameId} editing an achievement',
       who: 'developer',
@@ -102,6 +115,16 @@ describe('accessibility of the pages (CONTRACT §17.1)', () => {
     const unverified = await signUpPlayer(world.t, { displayName: 'Unverified' });
     const demoDeveloper = await logIn(world.t, DEMO.developer.email, DEMO.developer.password);
     await createApiKey(world.t, { cookie: demoDeveloper }, 'live', 'production backend');
+    // A suspended game of the demo developer's, an approved version waiting (no "Publish" offered).
+    const suspended = await createGame(world.t, { cookie: demoDeveloper }, { title: 'Suspended Sample' });
+    suspendedGameId = suspended.gameId;
+    const admin = await adminCookie(world.t);
+    await world.t.http().post(`/api/admin/versions/${suspended.versionId}/approve`).set('Cookie', admin).expect(200);
+    await world.t.http().post(`/api/admin/games/${suspended.gameId}/suspend`).set('Cookie', admin).expect(200);
+    // The demo player's score, with initials (nothing left pending), on the game page's "Your best".
+    const demoPlayer = { cookie: await logIn(world.t, DEMO.player.email, DEMO.player.password) };
+    const played = await playAndScore(world.t, demoPlayer, DEMO.game.slug, 1234);
+    await postInitials(world.t, demoPlayer, played.sessionId, played.scoreId as string, 'DEM').expect(200);
     const accounts: Record<Who, { email: string; password: string } | null> = {
       visitor: null,
       player: DEMO.player,

@@ -38,7 +38,12 @@ function Status(props: { game: GameRecord }) {
           <Submit variant="secondary">Unpublish</Submit>
         </ApiForm>
       ) : null}
-      {game.status === 'suspended' ? <p class="notice" data-tone="error">An administrator suspended this game: players cannot start it until it is unsuspended.</p> : null}
+      {game.status === 'suspended' ? (
+        <p class="notice" data-tone="error">
+          An administrator suspended this game: players cannot start it, and you cannot publish or preview it until an administrator lifts the
+          suspension. You can still change its settings, versions and achievements.
+        </p>
+      ) : null}
     </div>
   );
 }
@@ -58,11 +63,18 @@ function Settings(props: { game: GameRecord }) {
   );
 }
 
-function Versions(props: { game: GameRecord; versions: VersionRecord[] }) {
+function Versions(props: { game: GameRecord; versions: VersionRecord[]; viewer: DeveloperViewer }) {
   const { game } = props;
+  // A suspended game refuses publishing (409 GAME_SUSPENDED) and its owner's preview session (§16.1:
+  // only admins play a suspended game), so neither is offered; the notice above says why.
+  const suspended = game.status === 'suspended';
+  const canPreview = !suspended || props.viewer.isAdmin;
   return (
     <section aria-labelledby="versions-heading">
       <h2 id="versions-heading">Versions</h2>
+      {suspended ? (
+        <p class="hint">Publishing and previewing are not possible while the game is suspended.</p>
+      ) : null}
       <table class="data">
         <caption class="visually-hidden">Versions</caption>
         <thead>
@@ -99,10 +111,14 @@ function Versions(props: { game: GameRecord; versions: VersionRecord[] }) {
                   </Cell>
                   <Cell label="Actions">
                     <div class="actions">
-                      <a class="button secondary small" href={`/play/${game.slug}?version=${encodeURIComponent(version.id)}`}>
-                        Preview
-                      </a>
-                      {version.status === 'approved' && !live ? (
+                      {canPreview ? (
+                        <a class="button secondary small" href={`/play/${game.slug}?version=${encodeURIComponent(version.id)}`}>
+                          Preview
+                        </a>
+                      ) : (
+                        <span class="hint">None while suspended</span>
+                      )}
+                      {version.status === 'approved' && !live && !suspended ? (
                         <ApiForm method="POST" action={`${gamePath(game)}/publish`} class="row-action" flash={`Version ${version.label} is published.`}>
                           <Hidden name="versionId" value={version.id} />
                           <Submit variant="primary">Publish</Submit>
@@ -250,7 +266,7 @@ export function DeveloperGamePage(props: DeveloperGamePageProps) {
       <p class="lead mono">/play/{game.slug}</p>
       <Status game={game} />
       <Settings game={game} />
-      <Versions game={game} versions={props.versions} />
+      <Versions game={game} versions={props.versions} viewer={props.viewer} />
       <Achievements game={game} achievements={props.achievements} />
     </DeveloperLayout>
   );

@@ -3,6 +3,7 @@
  * catalogue (`/`) and game (`/games/{slug}`) pages, which read the public HTTP API (CONTRACT §5;
  * spec §4.7).
  */
+import { dateText, wholeNumberText } from '../formats';
 import { iconNode, SECRET_ICON } from '../icons';
 import { iconSvg } from './dom-icons';
 import { showStoredFlash, startApiForms } from './api-forms';
@@ -88,7 +89,7 @@ async function renderGame(doc: Document): Promise<void> {
           el(doc, 'strong', {}, a.name),
           el(doc, 'span', {}, a.description),
         ),
-        el(doc, 'span', { className: 'achievement-state' }, a.unlocked ? `Unlocked ${new Date(a.unlockedAt!).toLocaleDateString()}` : 'Locked'),
+        el(doc, 'span', { className: 'achievement-state' }, ...(a.unlocked ? ['Unlocked ', timeEl(doc, a.unlockedAt!, dateText)] : ['Locked'])),
       );
     }),
   );
@@ -111,8 +112,8 @@ async function renderGame(doc: Document): Promise<void> {
         el(doc, 'tr', {},
           el(doc, 'td', {}, String(s.rank)),
           el(doc, 'td', { className: 'initials-cell' }, s.initials),
-          el(doc, 'td', { className: 'num' }, BigInt(s.score).toLocaleString()),
-          el(doc, 'td', {}, new Date(s.achievedAt).toLocaleDateString()),
+          el(doc, 'td', { className: 'num' }, wholeNumberText(s.score)),
+          el(doc, 'td', {}, timeEl(doc, s.achievedAt, dateText)),
         ),
       ),
     );
@@ -120,8 +121,57 @@ async function renderGame(doc: Document): Promise<void> {
     boardStatus.textContent = scores.length === 0 ? (period === 'week' ? 'No scores yet this week.' : 'No scores yet: be the first!') : '';
   }
 
-  tabs.forEach((tab) => tab.addEventListener('click', () => void loadBoard(tab.dataset.period!)));
-  await loadBoard('all');
+  tabs.forEach((tab) =>
+    tab.addEventListener('click', () => {
+      void loadBoard(tab.dataset.period!);
+      void loadBest(doc, slug, tab.dataset.period!);
+    }),
+  );
+  await Promise.all([loadBoard('all'), loadBest(doc, slug, 'all')]);
+}
+
+/** A `<time>` reading `text(iso)` (CONTRACT §17.2's formats). */
+function timeEl(doc: Document, iso: string, text: (iso: string) => string): HTMLTimeElement {
+  return el(doc, 'time', { dateTime: iso }, text(iso));
+}
+
+/** Why "Your best" cannot be shown, by the API's error code. */
+const BEST_REFUSALS: Record<string, string> = {
+  EMAIL_NOT_VERIFIED: 'Verify your e-mail to see your best: the link is in the e-mail we sent you.',
+  ACCOUNT_NOT_LINKED: 'Your best shows once your account has a player profile.',
+};
+
+/**
+ * "Your best" of the period the board shows (CONTRACT §17.2): score, initials, rank among every
+ * score with initials, date. Only a signed-in visitor's page has the list to fill.
+ */
+async function loadBest(doc: Document, slug: string, period: string): Promise<void> {
+  const list = doc.getElementById('best');
+  const status = doc.getElementById('best-status');
+  if (!list || !status) return;
+  // Only the answer for the period asked last is shown (tabs clicked quickly).
+  const ticket = String(Number(list.dataset.ticket ?? '0') + 1);
+  list.dataset.ticket = ticket;
+  const answer = await getJson(`/api/games/${encodeURIComponent(slug)}/leaderboard/me?period=${period}`);
+  if (list.dataset.ticket !== ticket) return;
+  const best = answer.status === 200 ? (answer.body.best as { score: string; initials: string | null; achievedAt: string; rank: number } | null) : null;
+  list.hidden = best === null;
+  if (answer.status !== 200) {
+    status.textContent = BEST_REFUSALS[answer.body.error as string] ?? 'Your best could not be loaded. Reload the page to try again.';
+    return;
+  }
+  if (best === null) {
+    status.textContent = period === 'week' ? 'You have no score this week yet.' : 'You have no score in this game yet: play a round to set one.';
+    return;
+  }
+  const fact = (term: string, ...value: (Node | string)[]) => el(doc, 'div', {}, el(doc, 'dt', {}, term), el(doc, 'dd', {}, ...value));
+  list.replaceChildren(
+    fact('Score', wholeNumberText(best.score)),
+    fact('Rank', wholeNumberText(best.rank)),
+    fact('Initials', best.initials ?? '—'),
+    fact('When', timeEl(doc, best.achievedAt, dateText)),
+  );
+  status.textContent = best.initials === null ? 'This score has no initials, so it is not on the board: the rank is the place it would take there.' : '';
 }
 
 export function startPages(doc: Document, win: Window): void {
