@@ -99,3 +99,9 @@ export function isUniqueViolation(error: unknown, constraint?: string): boolean 
   const { code, constraint: actual } = pgError(error);
   return code === '23505' && (constraint === undefined || actual === constraint);
 }
+
+/** A CHECK constraint, or a trigger refusing with check_violation and this constraint name. */
+export function isCheckViolation(error: unknown, constraint: string): boolean {
+  const { code, constraint: actual } = pgError(error);
+  return code === '23514' && actual === constraint;
+}

@@ -108,10 +108,12 @@ export class PaymentEventsService {
   /** Applies, in their order, what was kept for the purchase until it could take it. */
   private async applyKept(purchaseId: string, paymentRef: string | null): Promise<void> {
     const provider = this.provider.name;
-    const locked = (await this.purchases.byId(purchaseId))!;
-    for (const kept of await this.events.kept(provider, purchaseId, locked.paymentRef ?? paymentRef)) {
-      const outcome = await this.move((await this.purchases.byId(purchaseId))!, kept);
+    let purchase = (await this.purchases.byId(purchaseId))!;
+    for (const kept of await this.events.kept(provider, purchaseId, purchase.paymentRef ?? paymentRef)) {
+      const outcome = await this.move(purchase, kept);
       if (outcome !== 'deferred' || kept.unresolved) await this.events.settle(provider, kept.id, outcome, purchaseId);
+      // The next kept event moves the purchase from where this one left it.
+      if (outcome === 'applied') purchase = (await this.purchases.byId(purchaseId))!;
     }
   }
 

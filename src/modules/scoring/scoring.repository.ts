@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { RidingWrite, riderValues, withRiders } from '../../database/riding-write';
 import { UnitOfWork } from '../../database/unit-of-work';
-import { pgError } from '../../errors/database-errors';
+import { isCheckViolation } from '../../errors/database-errors';
 import { isUuid } from '../../database/uuid';
 import { cursorTimestamp } from '../../http/keyset-cursor';
 import { BOARD_SIZE, BoardEntry } from './leaderboard.rules';
@@ -178,8 +178,7 @@ export class ScoringRepository {
       row = await this.uow.one<{ id: string; achieved_at: Date }>(text, riders.length ? riderValues(values, riders) : values);
     } catch (error) {
       // A void committed after the target was read: the statement waited for it, then refused (trigger).
-      const { code, constraint } = pgError(error);
-      if (code === '23514' && constraint === 'scores_insertion_not_voided') throw new InsertionVoidedError();
+      if (isCheckViolation(error, 'scores_insertion_not_voided')) throw new InsertionVoidedError();
       throw error;
     }
     return row ? { id: row.id, achievedAt: row.achieved_at } : undefined;
