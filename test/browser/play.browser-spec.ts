@@ -92,7 +92,8 @@ describe('playing in a real browser: host page, SDK bridge, demo game', () => {
 
     // The game unlocks "first-coin" after its first coin: the host plays the celebration.
     const celebration = page.getByTestId('celebration');
-    await celebration.waitFor({ state: 'visible' });
+    // The layer shows first and its words follow 50 ms later (a live region announces what is added to it).
+    await celebration.filter({ hasText: 'First Coin' }).waitFor({ state: 'visible' });
     expect(await celebration.textContent()).toContain('First Coin');
     await screenshot(page, '02-celebration');
     const unlocks = await world.t.db.query(
