@@ -87,8 +87,16 @@ describe('the host page and /me for a new player (CONTRACT §17.2)', () => {
   }
 
   /** The centre of an element of the game, in the host page's coordinates. */
+  /** Where the button is on the screen once the page holds still (a scroll or a late layout change moves it). */
   async function centreOf(game: FrameLocator, name: string): Promise<{ x: number; y: number }> {
-    const box = (await game.getByRole('button', { name }).boundingBox())!;
+    const button = game.getByRole('button', { name });
+    let box = (await button.boundingBox())!;
+    for (let i = 0; i < 20; i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const again = (await button.boundingBox())!;
+      if (again.x === box.x && again.y === box.y) break;
+      box = again;
+    }
     return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
   }
 
