@@ -6,6 +6,7 @@
 import { h, type ComponentChildren } from 'preact';
 import { ICON_KEYS } from '../icons';
 import { ICON_NODES, ICON_SVG_ATTRIBUTES, iconNode, type IconNode } from '../icons';
+import { dateText, dateTimeText, moneyText, shortIdText } from '../formats';
 
 /** What the page does after the API said yes: reload it, go to `next`, or replace its `data-region` parts. */
 export type After = 'reload' | 'navigate' | 'refresh';
@@ -217,11 +218,34 @@ export function Icon(props: { iconKey: string }) {
   return <SvgIcon node={iconNode(props.iconKey)} />;
 }
 
-/** A date-time in UTC, readable and machine-readable. */
-export function When(props: { at: Date | string | null; empty?: string }) {
+/** A date-time in UTC, readable and machine-readable (§17.2: `27 Nov 2026, 19:47 UTC`; `dateOnly`: `27 Nov 2026`). */
+export function When(props: { at: Date | string | null; empty?: string; dateOnly?: boolean }) {
   if (props.at === null) return <>{props.empty ?? '—'}</>;
   const iso = new Date(props.at).toISOString();
-  return <time datetime={iso}>{`${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`}</time>;
+  return <time datetime={iso}>{props.dateOnly ? dateText(iso) : dateTimeText(iso)}</time>;
+}
+
+/** US dollars as §17.2 writes them (`$0.70`, `$0.175`, `$1,250.00`) from the API's decimal string. */
+export function Money(props: { usd: string | number }) {
+  return <span class="money">{moneyText(props.usd)}</span>;
+}
+
+/**
+ * A long id, URL or e-mail address in a table (§17.2): shown whole when it fits, otherwise cut
+ * with a visible ellipsis, never broken across lines; the full value is in `title` and in the
+ * text a copy or a screen reader gets. `short`: cut to its first characters (a UUID).
+ */
+export function LongText(props: { text: string; short?: boolean }) {
+  return props.short ? (
+    <span class="long-text" title={props.text}>
+      <span aria-hidden="true">{shortIdText(props.text)}</span>
+      <span class="visually-hidden">{props.text}</span>
+    </span>
+  ) : (
+    <span class="long-text" title={props.text}>
+      {props.text}
+    </span>
+  );
 }
 
 /** A table cell that names its column on narrow screens, where rows stack (the value in one box beside the name). */
