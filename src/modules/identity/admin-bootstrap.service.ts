@@ -27,20 +27,24 @@ export class AdminBootstrapService implements OnApplicationBootstrap {
     if (!adminEmail || !password) return;
     const email = normalizeEmail(adminEmail);
     const fresh = await this.passwords.hash(password);
-    await this.uow.run(async () => {
+    const outcome = await this.uow.run(async (): Promise<'created' | 'existing' | 'password reset'> => {
       // Several instances may start at once against one database: one bootstraps at a time.
       await this.uow.query("SELECT pg_advisory_xact_lock(hashtext('arcade:admin-bootstrap'))");
       const existing = await this.accounts.findByEmail(email);
       let accountId: string;
+      let passwordOk = true;
       if (existing) {
         accountId = existing.id;
-        const passwordOk = await this.passwords.verify(password, existing.password_hash);
+        passwordOk = await this.passwords.verify(password, existing.password_hash);
         await this.accounts.makeAdmin(accountId, passwordOk && !this.passwords.needsRehash(existing.password_hash) ? undefined : fresh);
       } else {
         accountId = await this.accounts.insert(email, fresh, 'Admin', true, true);
       }
       await this.accountsService.linkInTransaction(accountId, existing?.display_name ?? 'Admin');
+      return !existing ? 'created' : passwordOk ? 'existing' : 'password reset';
     });
-    this.logger.log(`Admin account ready: ${email}`);
+    // Promoting an existing account resets its password to ADMIN_PASSWORD (README, "Admins"): said, never silent.
+    if (outcome === 'password reset') this.logger.warn(`Admin account ready: ${email} (an existing account, promoted; its password was reset to ADMIN_PASSWORD)`);
+    else this.logger.log(`Admin account ready: ${email}${outcome === 'created' ? ' (created)' : ''}`);
   }
 }
