@@ -1,5 +1,5 @@
 import { Body, Controller, HttpCode, Param, Post, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { ApiErrors } from '../../http/error-responses';
 import { RequestId } from '../../http/request-id.decorator';
@@ -7,6 +7,7 @@ import { InsertionIdParamsDto, UserIdParamsDto } from '../../http/params';
 import { AdminAuth, AdminContext, CurrentAdmin } from '../../http/account-auth';
 import { AdminUserResponseDto } from '../identity';
 import { VoidInsertionDto, VoidResultDto } from './admin-payments.dto';
+import { FreezeWalletDto } from './admin.dto';
 import { VoidAnswer, VoidInsertionService } from './void-insertion.service';
 import { WalletFreezeService } from './wallet-freeze.service';
 
@@ -24,12 +25,20 @@ export class AdminPaymentsController {
   @HttpCode(200)
   @ApiOperation({
     summary: 'Freeze a user\'s wallet',
-    description: 'New insert-coins and purchases answer 403 WALLET_FROZEN until it is unfrozen; replays, sessions, scores and admin credits are not affected. Freezing a frozen wallet changes nothing.',
+    description:
+      'New insert-coins and purchases answer 403 WALLET_FROZEN until it is unfrozen; replays, sessions, scores and admin credits are not affected. ' +
+      'Audited as `wallet.freeze`, with the optional `reason`; freezing a frozen wallet changes nothing.',
   })
+  @ApiBody({ type: FreezeWalletDto, required: false })
   @ApiOkResponse({ type: AdminUserResponseDto })
-  @ApiErrors({ 400: 'INVALID_REQUEST: id over 64 characters', 404: 'NOT_FOUND: unknown user, or a user without a wallet (no player profile)' })
-  async freeze(@CurrentAdmin() admin: AdminContext, @Param() params: UserIdParamsDto, @RequestId() requestId: string | null): Promise<AdminUserResponseDto> {
-    return { user: await this.freezes.freeze(admin.accountId, params.userId, requestId) };
+  @ApiErrors({ 400: 'INVALID_REQUEST: a reason that is not 1 to 200 characters, or id over 64 characters', 404: 'NOT_FOUND: unknown user, or a user without a wallet (no player profile)' })
+  async freeze(
+    @CurrentAdmin() admin: AdminContext,
+    @Param() params: UserIdParamsDto,
+    @Body() body: FreezeWalletDto,
+    @RequestId() requestId: string | null,
+  ): Promise<AdminUserResponseDto> {
+    return { user: await this.freezes.freeze(admin.accountId, params.userId, requestId, body?.reason ?? null) };
   }
 
   @Post('wallets/:userId/unfreeze')

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../http/error-responses';
 import { Actor } from '../audit';
 import type { AuditActor } from '../audit';
@@ -7,7 +7,7 @@ import { GameIdParamsDto, PAGE_LIMIT_DEFAULT, VersionIdParamsDto } from '../../h
 import { GameDto, RejectVersionDto, VersionDto } from '../developer-portal';
 import { AdminGameView, GamesService, GameView, ReviewView, VersionView } from '../developer-portal';
 import { AdminAuth } from '../../http/account-auth';
-import { AdminGamesPageDto, AdminGamesQueryDto, AdminVersionsQueryDto, ReviewPageDto } from './admin.dto';
+import { AdminGamesPageDto, AdminGamesQueryDto, AdminVersionsQueryDto, ReviewPageDto, SuspendGameDto } from './admin.dto';
 
 const UNREADABLE_CURSOR = 'INVALID_REQUEST: a bad parameter, or an unreadable cursor';
 
@@ -64,11 +64,15 @@ export class AdminController {
   @Post('games/:gameId/suspend')
   @AdminAuth()
   @HttpCode(200)
-  @ApiOperation({ summary: 'Suspend a game: nobody but admins can play it, and its developer cannot publish it', description: 'Audited as `game.suspend`.' })
+  @ApiOperation({
+    summary: 'Suspend a game: nobody but admins can play it, and its developer cannot publish it',
+    description: 'Audited as `game.suspend`, with the optional `reason`; suspending a suspended game changes nothing.',
+  })
+  @ApiBody({ type: SuspendGameDto, required: false })
   @ApiOkResponse({ type: GameDto })
-  @ApiErrors({ 400: 'INVALID_REQUEST: id over 64 characters', 404: 'NOT_FOUND: unknown game' })
-  suspend(@Actor() actor: AuditActor, @Param() params: GameIdParamsDto): Promise<GameView> {
-    return this.games.suspend(actor, params.gameId);
+  @ApiErrors({ 400: 'INVALID_REQUEST: a reason that is not 1 to 200 characters, or id over 64 characters', 404: 'NOT_FOUND: unknown game' })
+  suspend(@Actor() actor: AuditActor, @Param() params: GameIdParamsDto, @Body() body: SuspendGameDto): Promise<GameView> {
+    return this.games.suspend(actor, params.gameId, body?.reason ?? null);
   }
 
   @Post('games/:gameId/unsuspend')

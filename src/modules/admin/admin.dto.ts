@@ -21,6 +21,30 @@ export class BanUserDto {
   reason!: string;
 }
 
+/** An optional reason (CONTRACT §17.2): what a destructive action's dialog asks, kept in the audit entry. */
+const OPTIONAL_REASON = {
+  description: 'Why, kept in the audit entry: 1 to 200 characters. Optional: leave it out (or send no body) for none',
+  example: 'Copyright claim from the artist',
+  minLength: 1,
+  maxLength: 200,
+};
+
+export class SuspendGameDto {
+  @ApiPropertyOptional(OPTIONAL_REASON)
+  @IsOptional()
+  @IsString()
+  @Length(1, 200)
+  reason?: string;
+}
+
+export class FreezeWalletDto {
+  @ApiPropertyOptional({ ...OPTIONAL_REASON, example: 'Card reported stolen' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 200)
+  reason?: string;
+}
+
 export class RemoveScoreDto {
   @ApiProperty(REASON)
   @IsString()

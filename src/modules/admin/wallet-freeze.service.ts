@@ -19,11 +19,12 @@ export class WalletFreezeService {
     private readonly audit: AuditService,
   ) {}
 
-  async freeze(actorId: string, userId: string, requestId: string | null): Promise<AdminUserView> {
+  /** `reason`: the admin's why, kept in the audit entry (null: none given). */
+  async freeze(actorId: string, userId: string, requestId: string | null, reason: string | null = null): Promise<AdminUserView> {
     await this.uow.run(async () => {
       const walletId = await this.requireWallet(userId);
       const { changed } = await this.wallets.freeze(walletId);
-      if (changed) await this.audit.record({ actorId, action: 'wallet.freeze', targetId: userId, details: { balance: await this.wallets.balance(walletId) }, requestId });
+      if (changed) await this.audit.record({ actorId, action: 'wallet.freeze', targetId: userId, reason, details: { balance: await this.wallets.balance(walletId) }, requestId });
     });
     return this.accounts.adminUser(userId);
   }

@@ -202,12 +202,13 @@ export class GamesService {
     });
   }
 
-  suspend(actor: AuditActor, gameId: string): Promise<GameView> {
+  /** `reason`: the admin's why, kept in the audit entry (null: none given). */
+  suspend(actor: AuditActor, gameId: string, reason: string | null = null): Promise<GameView> {
     return this.uow.run(async () => {
       const game = await this.games.byId(gameId, true);
       if (!game) throw gameNotFound();
       if (game.status === 'suspended') return toGameView(game);
-      await this.audit.record({ ...actor, action: 'game.suspend', targetId: game.id, details: { previousStatus: game.status } });
+      await this.audit.record({ ...actor, action: 'game.suspend', targetId: game.id, reason, details: { previousStatus: game.status } });
       return this.statusChanged(await this.games.setStatus(game.id, 'suspended'));
     });
   }
