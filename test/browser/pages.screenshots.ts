@@ -1,17 +1,20 @@
 /**
  * Regenerates docs/screenshots/ (`npm run screenshots`): each page of the service at 1280 px and
- * 360 px wide, on the demo world plus a little play, in the light colour scheme.
+ * 360 px wide, on the demo world plus a little play, in the light colour scheme. To look at the
+ * pages in the dark scheme without touching the committed images:
+ * `SCREENSHOTS_COLOR_SCHEME=dark SCREENSHOTS_DIR=/tmp/dark npm run screenshots`.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { DEMO } from '../../src/web/demo-seed.service';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, createApiKey, logIn, signUpVerifiedPlayer } from '../support/factories';
-import { fundPlayer, insertCoin, startSession } from '../support/play';
+import { fundPlayer, insertCoin, playAndScore, postInitials, startSession } from '../support/play';
 import { BrowserWorld, signIn, startBrowserWorld } from '../support/browser';
 import { behindTriggers } from '../support/database';
 
-const OUT = join(__dirname, '..', '..', 'docs', 'screenshots');
+const OUT = process.env.SCREENSHOTS_DIR ?? join(__dirname, '..', '..', 'docs', 'screenshots');
+const COLOR_SCHEME = process.env.SCREENSHOTS_COLOR_SCHEME === 'dark' ? 'dark' : 'light';
 const WIDTHS = [1280, 360] as const;
 /** Long pages are cut here: the top of a page is what a reader of the README needs. */
 const MAX_HEIGHT = 2000;
@@ -48,7 +51,7 @@ describe('screenshots of every page (docs/screenshots)', () => {
   }
 
   async function contextFor(account: { email: string; password: string } | null): Promise<BrowserContext> {
-    const context = await world.browser.newContext({ baseURL: world.origin });
+    const context = await world.browser.newContext({ baseURL: world.origin, colorScheme: COLOR_SCHEME });
     if (account) await signIn(context, account.email, account.password);
     return context;
   }
@@ -69,6 +72,15 @@ describe('screenshots of every page (docs/screenshots)', () => {
     for (const [i, insertionId] of insertions.entries()) {
       await behindTriggers(t.db, "UPDATE developer_earnings SET created_at = now() - make_interval(days => $2) WHERE insertion_id = $1", [insertionId, [0, 1, 3, 3, 6, 10, 10, 10][i]]);
     }
+    // A board: a few players' scores with initials, and the demo player's best below them ("Your best").
+    for (const [i, initials] of ['ACE', 'BOB', 'CAT', 'DAN', 'EVE'].entries()) {
+      const rival = await signUpVerifiedPlayer(t, { displayName: `Rival ${initials}` });
+      await fundPlayer(t, rival, 5);
+      const played = await playAndScore(t, rival, DEMO.game.slug, 2400 - i * 350);
+      await postInitials(t, rival, played.sessionId, played.scoreId as string, initials).expect(200);
+    }
+    const mine = await playAndScore(t, { cookie: player }, DEMO.game.slug, 720);
+    await postInitials(t, { cookie: player }, mine.sessionId, mine.scoreId as string, 'DEM').expect(200);
     const developer = await logIn(t, DEMO.developer.email, DEMO.developer.password);
     await createApiKey(t, { cookie: developer }, 'live', 'production backend');
     await createApiKey(t, { cookie: developer }, 'test', 'staging');
@@ -82,6 +94,19 @@ describe('screenshots of every page (docs/screenshots)', () => {
     const playerContext = await contextFor(DEMO.player);
     await shoot(playerContext, 'game', `/games/${DEMO.game.slug}`);
     await shoot(playerContext, 'me', '/me');
+    // The play page on a phone, mid-round: a coin inserted, a few taps scored.
+    const phone = await playerContext.newPage();
+    await phone.setViewportSize({ width: 360, height: 740 });
+    await phone.goto(`/play/${DEMO.game.slug}`);
+    const game = phone.frameLocator('[data-testid="game-frame"]');
+    await game.locator('#hello').filter({ hasText: 'Hi ' }).waitFor();
+    await game.getByRole('button', { name: 'Insert coin' }).click();
+    await game.locator('#tap:enabled').waitFor();
+    for (let i = 0; i < 7; i++) await game.getByRole('button', { name: 'Tap the coin' }).click();
+    // The first-coin celebration is gone within 4 s (§17.2): the picture shows the round itself.
+    await phone.getByRole('status').filter({ hasText: 'Unlocked' }).waitFor({ state: 'hidden', timeout: 6000 }).catch(() => undefined);
+    await phone.screenshot({ path: join(OUT, 'play-360.png') });
+    await phone.close();
     await shoot(playerContext, 'not-found', '/developer/no-such-page');
 
     await shoot(await contextFor(newcomer), 'developer-become', '/developer');
