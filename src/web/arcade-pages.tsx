@@ -129,6 +129,7 @@ export function HostPage(props: { viewer: Viewer; game: HostedGame; packs: PackO
         data-entry-url={game.entryUrl}
         data-preview={String(game.preview)}
         data-version-id={game.versionId ?? undefined}
+        data-initials={props.viewer.playerInitials ?? undefined}
       >
         <div class="host-bar">
           <h1 class="host-title">
@@ -156,8 +157,9 @@ export function HostPage(props: { viewer: Viewer; game: HostedGame; packs: PackO
           Start a new session
         </button>
         <form id="initials-form" class="initials" hidden>
+          {/* The host script asks for the best score still without initials first, and says how many more wait. */}
           <label for="initials">
-            New high score <strong id="initials-score"></strong>! Your initials (three letters):
+            High score <strong id="initials-score"></strong>! Your initials (three letters):
           </label>
           <input
             id="initials"
@@ -169,12 +171,13 @@ export function HostPage(props: { viewer: Viewer; game: HostedGame; packs: PackO
             maxlength={3}
             pattern="[A-Za-z]{3}"
             required
-            aria-describedby="initials-help"
+            aria-describedby="initials-more initials-help"
           />
           <button type="submit" class="button primary" data-testid="initials-submit">
             Save
           </button>
           <small id="initials-help">Shown on the leaderboard; used for your future high scores too.</small>
+          <small id="initials-more" hidden></small>
         </form>
         <div id="stage" class="stage"></div>
         {/* CONTRACT §17.2: a full-screen layer that clicks and keys pass through to the game, announced as a status, gone by itself. */}

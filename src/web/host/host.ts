@@ -1,3 +1,4 @@
+import { wholeNumberText } from '../formats';
 import { iconNode } from '../icons';
 import { iconSvg } from '../pages/dom-icons';
 import { Envelope, HOST_ORIGIN_PARAM, MessageType, parseRequest, reasonForHttpError, Reply } from '../sdk/protocol';
@@ -12,6 +13,26 @@ interface ApiAnswer {
   status: number;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- our API's JSON answer, read field by field
   body: Record<string, any>;
+}
+
+/** A saved score of this game still without initials (CONTRACT §16.9's pending list). */
+interface WaitingScore {
+  scoreId: string;
+  sessionId: string;
+  /** Decimal digits, as the API writes scores. */
+  score: string;
+  achievedAt: string;
+}
+
+/** Board order: the higher score first, then the earlier one. */
+function bestFirst(a: WaitingScore, b: WaitingScore): number {
+  if (a.score.length !== b.score.length) return b.score.length - a.score.length;
+  if (a.score !== b.score) return a.score < b.score ? 1 : -1;
+  return a.achievedAt < b.achievedAt ? -1 : a.achievedAt > b.achievedAt ? 1 : 0;
+}
+
+function coinsText(n: number): string {
+  return `${wholeNumberText(n)} ${n === 1 ? 'coin' : 'coins'}`;
 }
 
 interface PlaySession {
@@ -96,13 +117,18 @@ export function startHost(doc: Document, win: Window): void {
   const initialsForm = doc.getElementById('initials-form') as HTMLFormElement;
   const initialsInput = byTestId<HTMLInputElement>(doc, 'initials-input');
   const initialsScore = doc.getElementById('initials-score')!;
+  const initialsMore = doc.getElementById('initials-more')!;
   const restart = doc.getElementById('restart') as HTMLButtonElement;
   const buyCoins = doc.getElementById('buy-coins');
 
   let session: PlaySession | undefined;
   let frame: HTMLIFrameElement | undefined;
   let insertInFlight = false;
-  let pendingScore: { scoreId: string; sessionId: string } | undefined;
+  /** This game's saved scores still without initials, best first; the prompt asks for the first. */
+  let waiting: WaitingScore[] = [];
+  let pendingScore: WaitingScore | undefined;
+  /** What to offer in the prompt: the initials the player saved last. */
+  let lastInitials = root.dataset.initials ?? '';
   let heartbeatTimer: number | undefined;
   let ended = false;
   let celebrationTimer: number | undefined;
@@ -115,7 +141,7 @@ export function startHost(doc: Document, win: Window): void {
   }
 
   function showBalance(balance: number): void {
-    balanceEl.textContent = `${balance} ${balance === 1 ? 'coin' : 'coins'}`;
+    balanceEl.textContent = coinsText(balance);
     balanceEl.dataset.balance = String(balance);
     // "Buy coins" while the balance does not cover a credit of a paid session (CONTRACT §17.1).
     if (buyCoins) buyCoins.hidden = !session || session.testMode || balance >= session.coinsPerCredit;
@@ -196,12 +222,41 @@ export function startHost(doc: Document, win: Window): void {
     celebrationList.replaceChildren();
   }
 
-  function askInitials(scoreId: string, sessionId: string, score: unknown): void {
-    pendingScore = { scoreId, sessionId };
-    initialsScore.textContent = String(score);
+  /**
+   * The prompt asks for the best waiting score, and says how many more wait (issue 27 item 12: a
+   * better earlier score is never dropped for the latest). Hidden when none waits.
+   */
+  function offerInitials(focus: boolean): void {
+    const [best] = waiting;
+    if (!best) {
+      pendingScore = undefined;
+      initialsForm.hidden = true;
+      return;
+    }
+    const asked = pendingScore?.scoreId === best.scoreId;
+    pendingScore = best;
+    initialsScore.textContent = wholeNumberText(best.score);
+    const more = waiting.length - 1;
+    initialsMore.textContent = more === 0 ? '' : `After this one, ${more} more ${more === 1 ? 'score waits' : 'scores wait'} for initials: ${waiting.slice(1).map((w) => wholeNumberText(w.score)).join(', ')}.`;
+    initialsMore.hidden = more === 0;
     initialsForm.hidden = false;
-    initialsInput.value = '';
-    initialsInput.focus();
+    // What the player is typing for this same score stays.
+    if (!asked) initialsInput.value = lastInitials;
+    if (focus) initialsInput.focus();
+  }
+
+  /** Reads §16.9's pending list for this game; `latest` (just saved) is offered even when the list cannot be read. */
+  async function offerWaitingScores(latest?: WaitingScore): Promise<void> {
+    const answer = await api('GET', '/api/me/scores?pendingInitials=true');
+    if (answer.status === 200 && Array.isArray(answer.body.scores)) {
+      waiting = (answer.body.scores as (WaitingScore & { gameSlug: string })[])
+        .filter((s) => s.gameSlug === slug)
+        .map(({ scoreId, sessionId, score, achievedAt }) => ({ scoreId, sessionId, score: String(score), achievedAt }));
+    } else if (latest && !waiting.some((w) => w.scoreId === latest.scoreId)) {
+      waiting = [...waiting, latest];
+    }
+    waiting.sort(bestFirst);
+    offerInitials(waiting.length > 0);
   }
 
   async function saveInitials(event: Event): Promise<void> {
@@ -212,16 +267,21 @@ export function startHost(doc: Document, win: Window): void {
       initialsInput.focus();
       return;
     }
-    if (!pendingScore) return;
-    const answer = await apiWithRetry('POST', `/api/play/sessions/${encodeURIComponent(pendingScore.sessionId)}/score/initials`, {
-      scoreId: pendingScore.scoreId,
+    const asked = pendingScore;
+    if (!asked) return;
+    const answer = await apiWithRetry('POST', `/api/play/sessions/${encodeURIComponent(asked.sessionId)}/score/initials`, {
+      scoreId: asked.scoreId,
       initials,
     });
-    if (answer.status === 200) {
-      initialsForm.hidden = true;
-      pendingScore = undefined;
-      say(`Saved as ${answer.body.initials}. See the leaderboard on the game page.`, 'success');
-      frame?.focus();
+    if (answer.status === 200 || answer.body.error === 'SCORE_NOT_FOUND') {
+      // Saved, or gone (an admin removed it): the next waiting score, if any, is asked for with the same initials.
+      if (answer.status === 200) lastInitials = String(answer.body.initials);
+      waiting = waiting.filter((w) => w.scoreId !== asked.scoreId);
+      offerInitials(waiting.length > 0);
+      const then = waiting.length > 0 ? ` Next: your score of ${wholeNumberText(waiting[0]!.score)}.` : ' See the leaderboard on the game page.';
+      if (answer.status === 200) say(`Saved as ${answer.body.initials}: ${wholeNumberText(asked.score)} is on the leaderboard.${then}`, 'success');
+      else say(`Your score of ${wholeNumberText(asked.score)} was removed from the leaderboard.${then}`, 'error');
+      if (waiting.length === 0) frame?.focus();
     } else if (answer.status === 429) {
       say('Too many attempts. Wait a moment and try again.', 'error');
     } else {
@@ -270,13 +330,13 @@ export function startHost(doc: Document, win: Window): void {
       const answer = await apiWithRetry('POST', `/api/play/sessions/${encodeURIComponent(session!.sessionId)}/insert-coin`, { idempotencyKey: key });
       if (answer.status === 200) {
         showBalance(answer.body.balance);
-        say(answer.body.testMode ? 'Preview credit: no coins charged.' : `Credit bought for ${answer.body.coinsSpent} ${answer.body.coinsSpent === 1 ? 'coin' : 'coins'}. Good luck!`, 'success');
+        say(answer.body.testMode ? 'Preview credit: no coins charged.' : `Credit bought for ${coinsText(answer.body.coinsSpent)}. Good luck!`, 'success');
         reply({ __svc: 1, id: envelope.id, ok: true, data: { insertionId: answer.body.insertionId, testMode: answer.body.testMode } });
         return;
       }
       if (answer.status === 402) {
         if (typeof answer.body.balance === 'number') showBalance(answer.body.balance);
-        say(`Not enough coins: a credit costs ${answer.body.coinsPerCredit ?? session!.coinsPerCredit} and you have ${answer.body.balance ?? 0}.`, 'error');
+        say(`Not enough coins: a credit costs ${wholeNumberText(answer.body.coinsPerCredit ?? session!.coinsPerCredit)} and you have ${wholeNumberText(answer.body.balance ?? 0)}.`, 'error');
       } else if (answer.status === 429) {
         say('Slow down: coins can be inserted at most twice a second.', 'error');
       } else {
@@ -313,8 +373,11 @@ export function startHost(doc: Document, win: Window): void {
     }
     reply({ __svc: 1, id: envelope.id, ok: true, data: answer.body });
     if (answer.body.needsInitials && answer.body.scoreId) {
-      say(`New high score: rank ${answer.body.rank}! Enter your initials for the leaderboard.`, 'success');
-      askInitials(answer.body.scoreId, session!.sessionId, envelope.payload.score);
+      const latest: WaitingScore = { scoreId: answer.body.scoreId, sessionId: session!.sessionId, score: String(envelope.payload.score), achievedAt: new Date().toISOString() };
+      await offerWaitingScores(latest);
+      const better = pendingScore !== undefined && pendingScore.scoreId !== latest.scoreId;
+      const first = better ? `: your best, ${wholeNumberText(pendingScore!.score)}, comes first` : '';
+      say(`New high score: rank ${wholeNumberText(answer.body.rank)}! Enter your initials for the leaderboard${first}.`, 'success');
     } else if (answer.body.saved) {
       say(answer.body.qualifies ? `High score saved at rank ${answer.body.rank} as ${answer.body.initials}.` : 'Score saved.', 'success');
     }
@@ -399,18 +462,10 @@ export function startHost(doc: Document, win: Window): void {
     frame.title = root.dataset.title ?? 'Game';
     frame.src = url.toString();
     stage.replaceChildren(frame);
-    say(`Signed in as ${session.player.displayName}. A credit costs ${session.coinsPerCredit} ${session.coinsPerCredit === 1 ? 'coin' : 'coins'}.`);
-    await askPendingInitials();
-  }
-
-  /** A high score still without initials (e.g. a trusted score from the game's backend, CONTRACT §16.9). */
-  async function askPendingInitials(): Promise<void> {
-    const answer = await api('GET', '/api/me/scores?pendingInitials=true');
-    const pending = answer.status === 200 && Array.isArray(answer.body.scores) ? answer.body.scores.find((s: { gameSlug: string }) => s.gameSlug === slug) : undefined;
-    if (pending && !pendingScore) {
-      say(`Your score of ${pending.score} made the leaderboard! Enter your initials.`, 'success');
-      askInitials(pending.scoreId, pending.sessionId, pending.score);
-    }
+    say(`Signed in as ${session.player.displayName}. A credit costs ${coinsText(session.coinsPerCredit)}.`);
+    // Scores still without initials, from earlier visits or a trusted score from the game's backend (CONTRACT §16.9).
+    await offerWaitingScores();
+    if (pendingScore) say(`Your score of ${wholeNumberText(pendingScore.score)} made the leaderboard! Enter your initials.`, 'success');
   }
 
   win.addEventListener('message', onMessage);
