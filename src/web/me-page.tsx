@@ -6,7 +6,8 @@ import { BuyCoins, PackOnSale } from '../modules/payments';
 import type { UnlockedAchievement } from '../modules/achievements';
 import { levelOf, xpToNextLevel } from '../modules/identity';
 import type { LedgerEntryView, WalletPage } from '../modules/wallet';
-import { ApiForm, Cell, Icon, Submit, TextField, When } from './layout/components';
+import { wholeNumberText } from './formats';
+import { ApiForm, Cell, Icon, Money, Submit, TextField, When } from './layout/components';
 import { Layout, Viewer } from './layout/layout';
 import { VerifyEmailNotice } from './verify-email-notice';
 
@@ -48,10 +49,10 @@ function entryText(entry: LedgerEntryView): string {
 
 function Facts(props: { xp: number; balance: number | null; initials: string | null }) {
   const facts: [string, string][] = [
-    ['Level', String(levelOf(props.xp))],
-    ['XP', String(props.xp)],
-    ['XP to next level', String(xpToNextLevel(props.xp))],
-    ['Balance', props.balance === null ? '—' : String(props.balance)],
+    ['Level', wholeNumberText(levelOf(props.xp))],
+    ['XP', wholeNumberText(props.xp)],
+    ['XP to next level', wholeNumberText(xpToNextLevel(props.xp))],
+    ['Balance', props.balance === null ? '—' : wholeNumberText(props.balance)],
     ['Initials', props.initials ?? '—'],
   ];
   return (
@@ -97,10 +98,10 @@ function WalletHistory(props: { wallet: WalletPage; olderPage: boolean }) {
                 </Cell>
                 <Cell label="Entry">{entryText(entry)}</Cell>
                 <Cell label="Coins" class="num">
-                  {entry.delta > 0 ? `+${entry.delta}` : String(entry.delta)}
+                  {entry.delta > 0 ? `+${wholeNumberText(entry.delta)}` : wholeNumberText(entry.delta)}
                 </Cell>
                 <Cell label="Balance after" class="num">
-                  {String(entry.balanceAfter)}
+                  {wholeNumberText(entry.balanceAfter)}
                 </Cell>
               </tr>
             ))
@@ -133,7 +134,7 @@ function Achievements(props: { achievements: UnlockedAchievement[] }) {
                 <span>{a.gameTitle}</span>
               </span>
               <span class="achievement-state">
-                <When at={a.unlockedAt} />
+                <When at={a.unlockedAt} dateOnly />
               </span>
             </li>
           ))}
@@ -158,7 +159,7 @@ function Purchases(props: { purchases: PurchaseRow[]; packs: CoinPack[]; canBuy:
               Coins
             </th>
             <th scope="col" class="num">
-              Price (USD)
+              Price
             </th>
             <th scope="col">Status</th>
           </tr>
@@ -175,10 +176,10 @@ function Purchases(props: { purchases: PurchaseRow[]; packs: CoinPack[]; canBuy:
                   <When at={purchase.createdAt} />
                 </Cell>
                 <Cell label="Coins" class="num">
-                  {String(purchase.coins)}
+                  {wholeNumberText(purchase.coins)}
                 </Cell>
-                <Cell label="Price (USD)" class="num">
-                  {purchase.priceUsd}
+                <Cell label="Price" class="num">
+                  <Money usd={purchase.priceUsd} />
                 </Cell>
                 <Cell label="Status">{purchase.status}</Cell>
               </tr>

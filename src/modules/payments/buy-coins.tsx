@@ -3,7 +3,7 @@
  * ...); each creates a purchase (POST /api/me/purchases) and opens its checkoutUrl with `?return=`
  * this page (the page script, src/web/pages/buy-coins.ts).
  */
-import { displayUsd } from './coin-packs';
+import { moneyText, wholeNumberText } from '../../web/formats';
 
 /** A pack as GET /api/shop/packs answers it. */
 export interface PackOnSale {
@@ -23,9 +23,9 @@ export function BuyCoins(props: { id: string; packs: PackOnSale[]; returnTo: str
         {props.packs.map((pack) => (
           <li>
             <button type="button" class="button primary" data-pack={pack.packId} aria-describedby={`${list}-${pack.packId}-price`}>
-              {`Buy ${pack.coins} coins`}
+              {`Buy ${wholeNumberText(pack.coins)} coins`}
             </button>{' '}
-            <span id={`${list}-${pack.packId}-price`} class="price">{displayUsd(pack.priceUsd)}</span>
+            <span id={`${list}-${pack.packId}-price`} class="price">{moneyText(pack.priceUsd)}</span>
           </li>
         ))}
       </ul>

@@ -5,7 +5,8 @@
  */
 import { ApiForm, Submit, TextField } from '../../web/layout/components';
 import { Layout, Viewer } from '../../web/layout/layout';
-import { displayUsd } from './coin-packs';
+import { moneyText, wholeNumberText } from '../../web/formats';
+import { MILLS_PER_COIN, millsToUsd } from '../wallet';
 import type { PaymentProviderName } from './payment-provider';
 import type { PurchaseView } from './purchases.service';
 
@@ -20,7 +21,7 @@ export function CheckoutPage(props: { viewer: Viewer; purchase: PurchaseView; pr
   const failed = purchase.status === 'failed';
   const outcome = settled ? 'Payment received' : failed ? (opened ? 'Payment declined' : 'Checkout not opened') : opened ? null : 'Opening the checkout';
   const detail = settled
-    ? `${purchase.coins} coins were added to your wallet.`
+    ? `${wholeNumberText(purchase.coins)} coins were added to your wallet.`
     : failed
       ? opened
         ? 'Nothing was charged and your balance is unchanged.'
@@ -32,9 +33,9 @@ export function CheckoutPage(props: { viewer: Viewer; purchase: PurchaseView; pr
     <Layout title="Checkout" viewer={props.viewer} page="checkout" section="me" path={props.path}>
       <h1>Buy coins</h1>
       <section class="panel narrow" aria-labelledby="pack-heading">
-        <h2 id="pack-heading">{`${purchase.coins} coins`}</h2>
+        <h2 id="pack-heading">{`${wholeNumberText(purchase.coins)} coins`}</h2>
         <p>
-          Price: <strong data-testid="price">{displayUsd(purchase.priceUsd)}</strong> (US dollars, 0.25 a coin)
+          Price: <strong data-testid="price">{moneyText(purchase.priceUsd)}</strong> (US dollars, {moneyText(millsToUsd(MILLS_PER_COIN))} a coin)
         </p>
       </section>
       {outcome || !payable ? (

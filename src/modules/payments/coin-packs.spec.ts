@@ -1,4 +1,5 @@
-import { coinPacksOf, displayUsd, packView, priceCents } from './coin-packs';
+import { moneyText } from '../../web/formats';
+import { coinPacksOf, packView, priceCents } from './coin-packs';
 
 describe('coin packs', () => {
   it('prices each pack at face value, 1 coin = 0.25 USD, in exact integers', () => {
@@ -13,9 +14,8 @@ describe('coin packs', () => {
     expect(packView(coinPacksOf([3])[0]!).priceUsd).toBe('0.75');
   });
 
-  it('shows prices as people read them', () => {
-    expect(displayUsd('2.5')).toBe('$2.50');
-    expect(displayUsd('0.25')).toBe('$0.25');
-    expect(displayUsd('10')).toBe('$10');
+  it('shows pack prices as pages write money (CONTRACT §17.2)', () => {
+    expect(coinPacksOf([10, 40, 1000]).map((pack) => moneyText(packView(pack).priceUsd))).toEqual(['$2.50', '$10.00', '$250.00']);
+    expect(moneyText(packView(coinPacksOf([1])[0]!).priceUsd)).toBe('$0.25');
   });
 });

@@ -20,9 +20,3 @@ export function packView(pack: CoinPack): { packId: string; coins: number; price
 export function priceCents(pack: Pick<CoinPack, 'priceMills'>): number {
   return pack.priceMills / 10;
 }
-
-/** A money string as people read prices: "2.5" → "$2.50", "10" → "$10", "0.175" → "$0.175". */
-export function displayUsd(usd: string): string {
-  const [whole, fraction] = usd.split('.');
-  return `$${whole}${fraction === undefined ? '' : `.${fraction.padEnd(2, '0')}`}`;
-}
