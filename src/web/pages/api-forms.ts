@@ -83,9 +83,24 @@ function messageOf(answer: ApiAnswer): string {
   return `That did not work (HTTP ${answer.status}). Please try again.`;
 }
 
+/** How long a success message floats at the top of the window before it settles at the top of the page. */
+const FLASH_FLOATS_MS = 10_000;
+let flashSettles: ReturnType<typeof setTimeout> | undefined;
+
+/**
+ * The page's status line says what just succeeded (CONTRACT §17.2), where the eye is: it floats at
+ * the top of the window (sticky, however far down the form was, after a reload too), then settles
+ * in its place at the top of the page; it never takes the focus.
+ */
 export function showFlash(doc: Document, text: string): void {
   const flash = doc.getElementById('flash');
-  if (flash) flash.textContent = text;
+  if (!flash) return;
+  flash.textContent = text;
+  flash.classList.add('floating');
+  clearTimeout(flashSettles);
+  flashSettles = setTimeout(() => flash.classList.remove('floating'), FLASH_FLOATS_MS);
+  // Sticky holds while <main> is on screen; from the footer, bring it into view.
+  flash.scrollIntoView({ block: 'nearest' });
 }
 
 /** A message kept across the reload that shows a change. */
