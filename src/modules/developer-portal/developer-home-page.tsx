@@ -1,5 +1,5 @@
 /** `/developer` (CONTRACT §17.1): become a developer; a developer's games and the "Create game" form. */
-import { ApiForm, Cell, NumberField, Submit, TextField } from '../../web/layout/components';
+import { ApiForm, Cell, LongText, Money, NumberField, Submit, TextField } from '../../web/layout/components';
 import type { Viewer } from '../../web/layout/layout';
 import { DeveloperLayout } from './developer-layout';
 import type { GameStatus } from './game.repository';
@@ -44,7 +44,7 @@ function YourGames(props: { games: DeveloperGameRow[] }) {
           <th scope="col">Slug</th>
           <th scope="col">Status</th>
           <th scope="col">Current version</th>
-          <th scope="col" class="num">Earned this month (USD)</th>
+          <th scope="col" class="num">Earned this month</th>
         </tr>
       </thead>
       <tbody>
@@ -58,12 +58,16 @@ function YourGames(props: { games: DeveloperGameRow[] }) {
               <Cell label="Title">
                 <a href={`/developer/games/${encodeURIComponent(game.gameId)}`}>{game.title}</a>
               </Cell>
-              <Cell label="Slug" class="mono">{game.slug}</Cell>
+              <Cell label="Slug" class="mono">
+                <LongText text={game.slug} />
+              </Cell>
               <Cell label="Status">
                 <span class={`status status-${game.status}`}>{game.status}</span>
               </Cell>
-              <Cell label="Current version">{game.currentVersionLabel ?? '—'}</Cell>
-              <Cell label="Earned this month (USD)" class="num">{game.earnedThisMonthUsd}</Cell>
+              <Cell label="Current version" class="nowrap">{game.currentVersionLabel ?? '—'}</Cell>
+              <Cell label="Earned this month" class="num">
+                <Money usd={game.earnedThisMonthUsd} />
+              </Cell>
             </tr>
           ))
         )}
@@ -84,7 +88,7 @@ export function DeveloperHomePage(props: { viewer: Viewer; games: DeveloperGameR
               <h2 id="create-game-heading">Create game</h2>
               <TextField id="game-slug" label="Slug" name="slug" required spellcheck={false} hint="Its address: lower-case letters, digits and -, up to 64 characters (/play/your-slug)." />
               <TextField id="game-title" label="Title" name="title" required hint="1 to 80 characters." />
-              <NumberField id="game-price" label="Coins per credit" name="coinsPerCredit" value={1} min={1} max={5} required hint="What one credit costs a player: 1 to 5 coins (1 coin = 0.25 USD)." />
+              <NumberField id="game-price" label="Coins per credit" name="coinsPerCredit" value={1} min={1} max={5} required hint="What one credit costs a player: 1 to 5 coins (1 coin = $0.25)." />
               <NumberField id="game-max-score" label="Max score" name="maxScore" min={0} optional hint="Optional: scores above it are refused. Empty: no limit." />
               <Submit>Create game</Submit>
             </ApiForm>

@@ -3,7 +3,8 @@
  * page), table "Earnings" (every game, as §3), the chart of the last 30 days' earnedUsd and the
  * same numbers in table "Daily earnings".
  */
-import { Cell, Select } from '../../web/layout/components';
+import { dateText, moneyText, wholeNumberText } from '../../web/formats';
+import { Cell, LongText, Money, Select } from '../../web/layout/components';
 import type { DeveloperViewer } from '../../web/layout/page-auth';
 import { millsToUsd, usdToMills } from '../wallet';
 import type { DailyEarnings, EarningsReport } from '../wallet';
@@ -25,11 +26,11 @@ export function EarningsPage(props: EarningsPageProps) {
   const scope = props.gameId ? titles.get(props.gameId) ?? '' : 'all games';
   const days = props.daily.days;
   const earned = millsToUsd(days.reduce((sum, day) => sum + usdToMills(day.earnedUsd), 0));
-  const label = `Daily earnings, last ${days.length} days, ${scope}: ${days[0]?.date} to ${days.at(-1)?.date}`;
+  const label = days.length > 0 ? `Daily earnings, last ${days.length} days, ${scope}: ${dateText(days[0]!.date)} to ${dateText(days.at(-1)!.date)}` : `Daily earnings, ${scope}`;
   return (
     <DeveloperLayout title="Earnings" viewer={props.viewer} page="developer-earnings" current="earnings">
       <h1>Earnings</h1>
-      <p class="lead">1 coin = 0.25 USD; you earn 70% of every paid insertion. Amounts in US dollars, exact.</p>
+      <p class="lead">1 coin = $0.25; you earn 70% of every paid insertion. Amounts in US dollars, exact to a tenth of a cent.</p>
       <table class="data">
         <caption>Earnings</caption>
         <thead>
@@ -38,8 +39,8 @@ export function EarningsPage(props: EarningsPageProps) {
             <th scope="col">Slug</th>
             <th scope="col" class="num">Insertions</th>
             <th scope="col" class="num">Coins</th>
-            <th scope="col" class="num">Gross (USD)</th>
-            <th scope="col" class="num">Earned (USD)</th>
+            <th scope="col" class="num">Gross</th>
+            <th scope="col" class="num">Earned</th>
           </tr>
         </thead>
         <tbody>
@@ -51,11 +52,17 @@ export function EarningsPage(props: EarningsPageProps) {
             props.report.games.map((game) => (
               <tr>
                 <Cell label="Game">{titles.get(game.gameId) ?? game.slug}</Cell>
-                <Cell label="Slug" class="mono">{game.slug}</Cell>
-                <Cell label="Insertions" class="num">{String(game.insertions)}</Cell>
-                <Cell label="Coins" class="num">{String(game.coins)}</Cell>
-                <Cell label="Gross (USD)" class="num">{game.grossUsd}</Cell>
-                <Cell label="Earned (USD)" class="num">{game.earnedUsd}</Cell>
+                <Cell label="Slug" class="mono">
+                  <LongText text={game.slug} />
+                </Cell>
+                <Cell label="Insertions" class="num">{wholeNumberText(game.insertions)}</Cell>
+                <Cell label="Coins" class="num">{wholeNumberText(game.coins)}</Cell>
+                <Cell label="Gross" class="num">
+                  <Money usd={game.grossUsd} />
+                </Cell>
+                <Cell label="Earned" class="num">
+                  <Money usd={game.earnedUsd} />
+                </Cell>
               </tr>
             ))
           )}
@@ -64,10 +71,14 @@ export function EarningsPage(props: EarningsPageProps) {
           <tr>
             <th scope="row">Total</th>
             <Cell label="Slug"></Cell>
-            <Cell label="Insertions" class="num">{String(props.report.total.insertions)}</Cell>
-            <Cell label="Coins" class="num">{String(props.report.total.coins)}</Cell>
-            <Cell label="Gross (USD)" class="num">{props.report.total.grossUsd}</Cell>
-            <Cell label="Earned (USD)" class="num">{props.report.total.earnedUsd}</Cell>
+            <Cell label="Insertions" class="num">{wholeNumberText(props.report.total.insertions)}</Cell>
+            <Cell label="Coins" class="num">{wholeNumberText(props.report.total.coins)}</Cell>
+            <Cell label="Gross" class="num">
+              <Money usd={props.report.total.grossUsd} />
+            </Cell>
+            <Cell label="Earned" class="num">
+              <Money usd={props.report.total.earnedUsd} />
+            </Cell>
           </tr>
         </tfoot>
       </table>
@@ -91,7 +102,7 @@ export function EarningsPage(props: EarningsPageProps) {
           </noscript>
         </form>
         <EarningsChart days={days} label={label} />
-        <p class="hint">{`Earned in these ${days.length} days: ${earned} USD.`}</p>
+        <p class="hint">{`Earned in these ${days.length} days: ${moneyText(earned)}.`}</p>
         <table class="data">
           <caption>Daily earnings</caption>
           <thead>
@@ -99,16 +110,20 @@ export function EarningsPage(props: EarningsPageProps) {
               <th scope="col">Date (UTC)</th>
               <th scope="col" class="num">Insertions</th>
               <th scope="col" class="num">Coins</th>
-              <th scope="col" class="num">Earned (USD)</th>
+              <th scope="col" class="num">Earned</th>
             </tr>
           </thead>
           <tbody>
             {days.map((day) => (
               <tr>
-                <Cell label="Date (UTC)">{day.date}</Cell>
-                <Cell label="Insertions" class="num">{String(day.insertions)}</Cell>
-                <Cell label="Coins" class="num">{String(day.coins)}</Cell>
-                <Cell label="Earned (USD)" class="num">{day.earnedUsd}</Cell>
+                <Cell label="Date (UTC)">
+                  <time datetime={day.date}>{dateText(day.date)}</time>
+                </Cell>
+                <Cell label="Insertions" class="num">{wholeNumberText(day.insertions)}</Cell>
+                <Cell label="Coins" class="num">{wholeNumberText(day.coins)}</Cell>
+                <Cell label="Earned" class="num">
+                  <Money usd={day.earnedUsd} />
+                </Cell>
               </tr>
             ))}
           </tbody>
