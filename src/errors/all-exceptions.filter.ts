@@ -58,7 +58,8 @@ function bodyParserError(exception: unknown): Flat | undefined {
 
 /** `details` of any error: at most 20 entries, each of bounded size (a 64 KB body must not make a huge answer). */
 export const MAX_DETAILS = 20;
-const MAX_TEXT = 120;
+/** Long enough for a sentence that lists a field's choices (CONTRACT §17.2), short enough to bound the answer. */
+const MAX_TEXT = 240;
 
 function clip(text: string): string {
   return text.length <= MAX_TEXT ? text : `${text.slice(0, MAX_TEXT - 1)}…`;

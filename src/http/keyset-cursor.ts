@@ -46,7 +46,8 @@ export function decodeCursor<const K extends readonly CursorPart[]>(cursor: stri
   } catch {
     // Falls through to the 400 below.
   }
-  throw new InvalidRequestError('The cursor is not readable: pass the nextCursor of a previous page.', [{ field: 'cursor', problems: ['cursor is not readable'] }]);
+  const words = 'Cursor: it cannot be read; send the next cursor of a previous page as it came.';
+  throw new InvalidRequestError(words, [{ field: 'cursor', problems: [words] }]);
 }
 
 /**

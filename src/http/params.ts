@@ -40,7 +40,7 @@ export function SlugProperty(description = 'Game slug') {
     ApiProperty({ description, example: 'coin-clicker', pattern: SLUG_PATTERN.source, maxLength: SLUG_MAX_LENGTH }),
     IsString(),
     Length(1, SLUG_MAX_LENGTH),
-    Matches(SLUG_PATTERN, { message: ({ property }) => `${property} may hold only a-z, 0-9 and -` }),
+    Matches(SLUG_PATTERN, { message: `use lower-case letters, digits and -, up to ${SLUG_MAX_LENGTH}` }),
   );
 }
 
@@ -56,7 +56,7 @@ export function IdempotencyKeyProperty() {
     }),
     IsString(),
     Length(8, 128),
-    Matches(IDEMPOTENCY_KEY_PATTERN, { message: 'idempotencyKey may hold only letters, digits and _ . : -' }),
+    Matches(IDEMPOTENCY_KEY_PATTERN, { message: 'use 8 to 128 letters, digits, underscores, dots, colons or hyphens' }),
   );
 }
 

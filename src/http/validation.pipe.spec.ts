@@ -44,3 +44,26 @@ describe('AppValidationPipe: kept results for path and query parameters', () => 
     await expect(pipe.transform({ slug: 'week' }, query)).rejects.toBeInstanceOf(InvalidRequestError);
   });
 });
+
+describe('AppValidationPipe: failures in words (CONTRACT §17.2)', () => {
+  const pipe = new AppValidationPipe();
+
+  it('answers 400 with a sentence per field in message and details, `field` the property as sent', async () => {
+    const error = await pipe.transform({ slug: 'Bad Slug', extra: 1 }, { type: 'body', metatype: SlugParams }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidRequestError);
+    expect((error as InvalidRequestError).message).toBe('Slug: use a value this field accepts. Unknown field “extra”: remove it.');
+    expect((error as InvalidRequestError).details).toEqual({
+      details: [
+        { field: 'slug', problems: ['Slug: use a value this field accepts.'] },
+        { field: 'extra', problems: ['Unknown field “extra”: remove it.'] },
+      ],
+    });
+  });
+
+  it('says "query parameter" for a query, also after a valid set was kept', async () => {
+    const query = { type: 'query' as const, metatype: PeriodQuery };
+    await pipe.transform({ period: 'all' }, query);
+    const error = await pipe.transform({ period: 'month', surprise: '1' }, query).catch((e: unknown) => e);
+    expect((error as InvalidRequestError).message).toBe('Period: use “all” or “week”. Unknown query parameter “surprise”: remove it.');
+  });
+});

@@ -2,18 +2,25 @@ import { ArgumentMetadata, Injectable, ValidationError, ValidationPipe } from '@
 import { InvalidRequestError } from '../errors/app-error';
 import { MAX_DETAILS } from '../errors/all-exceptions.filter';
 import { oddString } from './json-body';
+import { describeValidationErrors, FieldProblem, validationMessage, ValueSource } from './validation-messages';
 
-export interface FieldProblem {
-  field: string;
-  problems: string[];
+export type { FieldProblem };
+
+/**
+ * What the exception factory hands back: the raw errors, turned into words by `transform`, which
+ * knows where the values came from (a body's unknown "field", a query's unknown "parameter").
+ */
+class ValidationFailure {
+  constructor(readonly errors: ValidationError[]) {}
 }
 
-function flatten(errors: ValidationError[], parent = ''): FieldProblem[] {
-  return errors.flatMap((error) => {
-    const field = parent ? `${parent}.${error.property}` : error.property;
-    const own = error.constraints ? [{ field, problems: Object.values(error.constraints) }] : [];
-    return [...own, ...flatten(error.children ?? [], field)];
-  });
+/** 400 INVALID_REQUEST whose `message` and `details[].problems` are sentences (CONTRACT §17.2); `field` stays the property path. */
+function invalidRequest(errors: ValidationError[], metadata: ArgumentMetadata): InvalidRequestError {
+  const source: ValueSource = metadata.type;
+  const all = describeValidationErrors(errors, source, metadata.metatype);
+  // Field names may be anything the caller made up (forbidNonWhitelisted): keep them short and few.
+  const details = all.slice(0, MAX_DETAILS).map((d) => ({ field: clip(d.field, 64), problems: d.problems.slice(0, 5) }));
+  return new InvalidRequestError(validationMessage(all), details);
 }
 
 /**
@@ -28,17 +35,10 @@ export class AppValidationPipe extends ValidationPipe {
       forbidNonWhitelisted: true,
       forbidUnknownValues: true,
       transform: true,
-      validationError: { target: false, value: false },
-      exceptionFactory: (errors) => {
-        // Field names may be anything the caller made up (forbidNonWhitelisted): keep them short and few.
-        const all = flatten(errors);
-        const details = all.slice(0, MAX_DETAILS).map((d) => ({ field: clip(d.field, 64), problems: d.problems.slice(0, 5).map((p) => clip(p, 120)) }));
-        const more = all.length > details.length ? `; and ${all.length - details.length} more` : '';
-        const message = details.length
-          ? details.map((d) => `${d.field}: ${d.problems.join(', ')}`).join('; ') + more
-          : 'The request is invalid.';
-        return new InvalidRequestError(message, details);
-      },
+      // The target (its class holds the rules to put in words) and the value (absent: "is
+      // required") are read by `invalidRequest`; neither ever reaches an answer.
+      validationError: { target: true, value: true },
+      exceptionFactory: (errors) => new ValidationFailure(errors),
     });
   }
 
@@ -46,6 +46,14 @@ export class AppValidationPipe extends ValidationPipe {
   private readonly seen = new Map<unknown, Map<string, object> | null>();
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    try {
+      return await this.check(value, metadata);
+    } catch (error) {
+      throw error instanceof ValidationFailure ? invalidRequest(error.errors, metadata) : error;
+    }
+  }
+
+  private async check(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     if (metadata.type === 'param' || metadata.type === 'query') refuseOddStrings(value, metadata.type);
     if (metadata.type === 'body' && metadata.metatype && metadata.metatype !== Object) {
       if (value === undefined || value === null) value = {};

@@ -104,10 +104,10 @@ describe('input hardening (issue 26)', () => {
       ['a user', 'https://user@games.example.test/'],
       ['a label beginning with a hyphen', 'https://-games.example.test/'],
       ['an empty label', 'https://games..example.test/'],
-    ])('refuses a host with %s: 400 INVALID_REQUEST naming entryUrl', async (_what, entryUrl) => {
+    ])('refuses a host with %s: 400 INVALID_REQUEST naming the entry URL', async (_what, entryUrl) => {
       const res = await addVersion(entryUrl).expect(400);
       expect(res.body.error).toBe('INVALID_REQUEST');
-      expect(res.body.message).toContain('entryUrl');
+      expect(res.body.message).toContain('Entry URL: ');
       const { rows } = await t.db.query('SELECT 1 FROM game_versions WHERE entry_url = $1', [entryUrl]);
       expect(rows).toHaveLength(0);
     });
@@ -136,12 +136,12 @@ describe('input hardening (issue 26)', () => {
       ['a byte-order mark', '\ufeff'],
       ['a soft hyphen', '\u00ad'],
       ['a Hangul filler', '\u3164'],
-    ])('refuses %s in an e-mail: 400 INVALID_REQUEST naming email, no account', async (_what, invisible) => {
+    ])('refuses %s in an e-mail: 400 INVALID_REQUEST naming the e-mail address, no account', async (_what, invisible) => {
       const name = unique('look');
       const email = `${name}${invisible}x@example.test`;
       const res = await signUp({ email }).expect(400);
       expect(res.body.error).toBe('INVALID_REQUEST');
-      expect(res.body.message).toContain('email');
+      expect(res.body.message).toContain('E-mail address: ');
       const { rows } = await t.db.query('SELECT 1 FROM accounts WHERE email LIKE $1', [`${name}%`]);
       expect(rows).toHaveLength(0);
     });
@@ -154,16 +154,16 @@ describe('input hardening (issue 26)', () => {
     ])('refuses %s in a display name, wherever one is set', async (_what, displayName) => {
       const signup = await signUp({ email: uniqueEmail(), displayName }).expect(400);
       expect(signup.body).toMatchObject({ error: 'INVALID_REQUEST' });
-      expect(signup.body.message).toContain('displayName');
+      expect(signup.body.message).toContain('Display name: ');
 
       const unlinked = await signUpPlayer(t, { linked: false, verified: true });
       const link = await t.http().post('/api/me/player').set('Cookie', unlinked.cookie).send({ displayName }).expect(400);
       expect(link.body).toMatchObject({ error: 'INVALID_REQUEST' });
-      expect(link.body.message).toContain('displayName');
+      expect(link.body.message).toContain('Display name: ');
 
       const becomeDeveloper = await t.http().post('/api/portal/developer').set('Cookie', unlinked.cookie).send({ displayName }).expect(400);
       expect(becomeDeveloper.body).toMatchObject({ error: 'INVALID_REQUEST' });
-      expect(becomeDeveloper.body.message).toContain('displayName');
+      expect(becomeDeveloper.body.message).toContain('Display name: ');
     });
 
     it('keeps ordinary non-ASCII names and addresses', async () => {

@@ -118,7 +118,7 @@ describe('buying coins (sandbox)', () => {
     it('refuses an unknown pack and bad bodies with 400, creating nothing', async () => {
       const player = await signUpVerifiedPlayer(t);
       const unknown = await buy(t, player, 'pack-11').expect(400);
-      expect(unknown.body).toMatchObject({ error: 'INVALID_REQUEST', message: expect.stringContaining('packId') });
+      expect(unknown.body).toMatchObject({ error: 'INVALID_REQUEST', message: expect.stringContaining('Pack: no pack “pack-11” is on sale') });
       await t.http().post('/api/me/purchases').set('Cookie', player.cookie).send({ packId: 'pack-10' }).expect(400);
       await t.http().post('/api/me/purchases').set('Cookie', player.cookie).send({ packId: 'pack-10', idempotencyKey: 'short' }).expect(400);
       await t.http().post('/api/me/purchases').set('Cookie', player.cookie).send({ packId: 10, idempotencyKey: idempotencyKey() }).expect(400);

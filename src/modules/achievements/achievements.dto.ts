@@ -5,7 +5,7 @@ export class UnlockAchievementDto {
   @ApiProperty({ description: 'The achievement key defined for the game', minLength: 1, maxLength: 48, pattern: '^[a-z0-9][a-z0-9_-]{0,47}$', example: 'first-coin' })
   @IsString()
   @Length(1, 48)
-  @Matches(/^[a-z0-9][a-z0-9_-]{0,47}$/)
+  @Matches(/^[a-z0-9][a-z0-9_-]{0,47}$/, { message: 'use lower-case letters, digits, - and _, up to 48, starting with a letter or a digit' })
   key!: string;
 }
 

@@ -8,6 +8,9 @@ import { MAX_SCORE_LIMIT } from './games.service';
 
 const ID_RULE = { description: 'Opaque id (at most 64 characters)', ...ID_DOC };
 
+/** A game's description: plain text of at most 2,000 characters (CONTRACT §17.2). */
+export const DESCRIPTION_MAX_LENGTH = 2000;
+
 /**
  * An absolute http(s) URL whose host is a real host name or an IP literal (ports allowed, no
  * user:password), or a path on this service beginning with a single `/`. The host reaches the
@@ -25,14 +28,10 @@ export function isEntryUrl(value: unknown): boolean {
 }
 
 function IsEntryUrl() {
-  return ValidateBy({
-    name: 'isEntryUrl',
-    validator: {
-      validate: isEntryUrl,
-      defaultMessage: () =>
-        'entryUrl must be an absolute http(s) URL whose host is a host name (letters, digits and hyphens) or an IP address, with no user or password, or a path beginning with /',
-    },
-  });
+  return ValidateBy(
+    { name: 'isEntryUrl', validator: { validate: isEntryUrl } },
+    { message: 'use an http(s) address with a host name or IP address and no user or password, or a path starting with /' },
+  );
 }
 
 export class CreateGameDto {
@@ -79,6 +78,18 @@ export class UpdateGameDto {
   @Min(0)
   @Max(MAX_SCORE_LIMIT)
   maxScore?: number;
+
+  @ApiPropertyOptional({
+    type: 'string',
+    nullable: true,
+    description: `What the game is, as plain text: shown with its line breaks, never as HTML. "" or null removes it`,
+    example: 'Tap the coin as fast as you can.\nTen seconds a round.',
+    maxLength: DESCRIPTION_MAX_LENGTH,
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(DESCRIPTION_MAX_LENGTH)
+  description?: string | null;
 }
 
 export class CreateVersionDto {
@@ -114,6 +125,8 @@ export class GameDto {
   @ApiProperty(ID_RULE) gameId!: string;
   @ApiProperty({ example: 'coin-clicker', pattern: SLUG_PATTERN.source }) slug!: string;
   @ApiProperty({ example: 'Coin Clicker' }) title!: string;
+  @ApiProperty({ type: 'string', nullable: true, maxLength: DESCRIPTION_MAX_LENGTH, description: 'Plain text (show it with its line breaks, never as HTML); null when none', example: 'Tap the coin as fast as you can.\nTen seconds a round.' }) description!: string | null;
+  @ApiProperty({ type: 'string', nullable: true, description: 'The 640 × 360 WebP thumbnail, a path on this service cached for a year; null when none', example: '/media/games/3f2b8c1e-5d4a-4f6b-9c7d-8e9f0a1b2c3d/thumbnail-9c1e5b7a03d2f4e8.webp' }) thumbnailUrl!: string | null;
   @ApiProperty({ type: 'integer', minimum: 1, maximum: 5, example: 2 }) coinsPerCredit!: number;
   @ApiProperty({ type: 'integer', minimum: 0, maximum: MAX_SCORE_LIMIT, example: MAX_SCORE_LIMIT }) maxScore!: number;
   @ApiProperty({ enum: ['unpublished', 'published', 'suspended'] }) status!: string;
@@ -133,7 +146,7 @@ export class BecomeDeveloperDto {
   @ApiProperty({ description: 'Developer or studio name, none of its characters invisible', example: 'Pixel Forge', minLength: 1, maxLength: 64 })
   @IsString()
   @Length(1, 64)
-  @Matches(/\S/, { message: 'displayName must not be blank' })
+  @Matches(/\S/, { message: 'use at least one character that is not a space' })
   @NoInvisibleCharacters({ emojiPresentation: true })
   displayName!: string;
 }
@@ -180,19 +193,21 @@ export class ApiKeyDto {
 
 const ICONS = [...ICON_KEYS];
 const KEY_PATTERN = ACHIEVEMENT_KEY_PATTERN;
+/** KEY_PATTERN in words, for the errors (CONTRACT §17.2). */
+const ACHIEVEMENT_KEY_WORDS = 'use lower-case letters, digits, - and _, up to 48, starting with a letter or a digit';
 const KEY_RULE = { description: 'Achievement key: lower-case letters, digits, - and _, starting with a letter or digit', example: 'first-coin', pattern: KEY_PATTERN.source, minLength: 1, maxLength: 48 };
 
 export class AchievementParamsDto extends GameIdParamsDto {
   @ApiProperty(KEY_RULE)
   @IsString()
-  @Matches(KEY_PATTERN)
+  @Matches(KEY_PATTERN, { message: ACHIEVEMENT_KEY_WORDS })
   key!: string;
 }
 
 export class CreateAchievementDto {
   @ApiProperty({ ...KEY_RULE, description: `${KEY_RULE.description}; locked once a player has unlocked it` })
   @IsString()
-  @Matches(KEY_PATTERN)
+  @Matches(KEY_PATTERN, { message: ACHIEVEMENT_KEY_WORDS })
   key!: string;
 
   @ApiProperty({ description: 'Name shown to players', example: 'First coin', minLength: 1, maxLength: 40 })
@@ -219,7 +234,7 @@ export class UpdateAchievementDto {
   @ApiPropertyOptional({ ...KEY_RULE, description: `${KEY_RULE.description}; cannot change once a player has unlocked it (409 ACHIEVEMENT_KEY_LOCKED)` })
   @IsOptional()
   @IsString()
-  @Matches(KEY_PATTERN)
+  @Matches(KEY_PATTERN, { message: ACHIEVEMENT_KEY_WORDS })
   key?: string;
 
   @ApiPropertyOptional({ example: 'First coin', minLength: 1, maxLength: 40 })

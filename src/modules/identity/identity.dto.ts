@@ -29,7 +29,7 @@ export class SignUpDto {
   @ApiProperty(DISPLAY_NAME)
   @IsString()
   @Length(1, 32)
-  @Matches(/\S/, { message: 'displayName must not be blank' })
+  @Matches(/\S/, { message: 'use at least one character that is not a space' })
   @NoInvisibleCharacters({ emojiPresentation: true })
   displayName!: string;
 
@@ -56,7 +56,7 @@ export class LinkPlayerDto {
   @ApiProperty(DISPLAY_NAME)
   @IsString()
   @Length(1, 32)
-  @Matches(/\S/, { message: 'displayName must not be blank' })
+  @Matches(/\S/, { message: 'use at least one character that is not a space' })
   @NoInvisibleCharacters({ emojiPresentation: true })
   displayName!: string;
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { InvalidRequestError } from '../../errors/app-error';
 import { oddJson } from '../../http/json-body';
+import { fieldWords } from '../../http/validation-messages';
 import { InvalidSignatureError } from './payments.errors';
 import { SIGNATURE_TOLERANCE_SECONDS } from './payment-provider';
 
@@ -33,7 +34,8 @@ export function centsField(object: unknown, name: string): number | null {
   const value = isObject(object) ? object[name] : undefined;
   if (value === undefined || value === null) return null;
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
-    throw new InvalidRequestError(`${name} must be a whole number of cents, 0 or more.`, [{ field: name, problems: [`${name} must be a non-negative integer`] }]);
+    const words = `${fieldWords(name)}: use a whole number of cents, 0 or more.`;
+    throw new InvalidRequestError(words, [{ field: name, problems: [words] }]);
   }
   return value;
 }
@@ -43,7 +45,8 @@ export function currencyField(object: unknown, name: string): string | null {
   const value = isObject(object) ? object[name] : undefined;
   if (value === undefined || value === null) return null;
   if (typeof value !== 'string' || value.length > 16) {
-    throw new InvalidRequestError(`${name} must be a currency code such as "usd".`, [{ field: name, problems: [`${name} must be a currency code`] }]);
+    const words = `${fieldWords(name)}: use a currency code such as “usd”.`;
+    throw new InvalidRequestError(words, [{ field: name, problems: [words] }]);
   }
   return value.toLowerCase();
 }
@@ -66,10 +69,10 @@ export function eventObject(parsed: unknown): JsonObject & { id: string; type: s
   for (const field of ['id', 'type']) {
     const value = parsed[field];
     if (typeof value !== 'string' || value.length === 0 || value.length > MAX_ID) {
-      problems.push({ field, problems: [`${field} must be a string of 1 to ${MAX_ID} characters`] });
+      problems.push({ field, problems: [`${fieldWords(field)}: use text of 1 to ${MAX_ID} characters.`] });
     }
   }
-  if (problems.length > 0) throw new InvalidRequestError(`The verified body is not an event: ${problems.map((p) => p.problems[0]).join('; ')}.`, problems);
+  if (problems.length > 0) throw new InvalidRequestError(`The verified body is not an event. ${problems.map((p) => p.problems[0]).join(' ')}`, problems);
   return parsed as JsonObject & { id: string; type: string };
 }
 

@@ -83,9 +83,8 @@ export class PurchasesService {
   async create(player: PlayerContext, body: { packId: string; idempotencyKey: string }): Promise<{ statusCode: number; purchase: PurchaseView }> {
     const pack = this.packs.find((p) => p.packId === body.packId);
     if (!pack) {
-      throw new InvalidRequestError(`packId: no pack "${body.packId}" is on sale (see GET /api/shop/packs).`, [
-        { field: 'packId', problems: [`not a pack on sale: ${this.packs.map((p) => p.packId).join(', ')}`] },
-      ]);
+      const words = `Pack: no pack “${body.packId}” is on sale; use ${this.packs.map((p) => `“${p.packId}”`).join(', ')} (see GET /api/shop/packs).`;
+      throw new InvalidRequestError(words, [{ field: 'packId', problems: [words] }]);
     }
     const walletId = player.walletId;
     const request = { caller: `account:${player.accountId}` as const, key: body.idempotencyKey, fingerprint: this.idempotency.fingerprint('purchase', '', body) };

@@ -33,7 +33,7 @@ export class SandboxCheckoutService {
     const type = SANDBOX_CARDS[cardNumber.replace(/ /g, '')];
     if (!type) {
       throw new InvalidRequestError('This card is not accepted: the sandbox takes 4242 4242 4242 4242 (pays) and 4000 0000 0000 0002 (declined).', [
-        { field: 'cardNumber', problems: ['not a sandbox test card'] },
+        { field: 'cardNumber', problems: ['Card number: use a sandbox test card, 4242 4242 4242 4242 or 4000 0000 0000 0002.'] },
       ]);
     }
     const purchase = await this.purchases.ownPurchase(accountId, purchaseId);

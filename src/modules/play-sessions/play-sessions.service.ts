@@ -76,9 +76,8 @@ export class PlaySessionsService {
   ): Promise<CreatedPlaySession> {
     const preview = input.preview === true;
     if (input.versionId !== undefined && !preview) {
-      throw new InvalidRequestError('versionId is only accepted with preview: true.', [
-        { field: 'versionId', problems: ['versionId requires preview: true'] },
-      ]);
+      const words = 'Version id: send it only with preview set to true.';
+      throw new InvalidRequestError(words, [{ field: 'versionId', problems: [words] }]);
     }
     // Only an admin or a developer can own a game: anyone else asking for a preview is refused outright.
     if (preview && !player.isAdmin && player.developerId === null) throw new ForbiddenError('Only the game\'s developer and admins can preview it.');

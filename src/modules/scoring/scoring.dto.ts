@@ -20,7 +20,7 @@ export class SaveInitialsDto {
 
   @ApiProperty({ description: 'Three capital letters', pattern: '^[A-Z]{3}$', example: 'AAA' })
   @IsString()
-  @Matches(/^[A-Z]{3}$/)
+  @Matches(/^[A-Z]{3}$/, { message: 'use three capital letters, A to Z' })
   initials!: string;
 }
 

@@ -10,7 +10,7 @@ export class WalletQueryDto {
   @ApiPropertyOptional({ description: 'An entry id: list the entries older than it (the previous page\'s `nextBefore`)', example: '1042', pattern: '^[0-9]{1,18}$' })
   @IsOptional()
   @IsString()
-  @Matches(/^[0-9]{1,18}$/, { message: 'before must be an entry id' })
+  @Matches(/^[0-9]{1,18}$/, { message: 'use the id of one of your wallet entries (up to 18 digits)' })
   before?: string;
 }
 

@@ -137,7 +137,10 @@ export class WalletService {
     let beforeSeq: number | null = null;
     if (options.before !== undefined) {
       const seq = await this.wallets.seqOfEntry(walletId, options.before);
-      if (seq === undefined) throw new InvalidRequestError('before: not an entry of this wallet.', [{ field: 'before', problems: ['not an entry of this wallet'] }]);
+      if (seq === undefined) {
+        const words = 'Before: no entry of your wallet has this id.';
+        throw new InvalidRequestError(words, [{ field: 'before', problems: [words] }]);
+      }
       beforeSeq = seq;
     }
     const [balance, rows] = await Promise.all([
