@@ -25,6 +25,8 @@ export interface ApiFormProps {
   flash?: string;
   /** The id of a hidden region whose `data-field` elements show fields of the answer (a new key, shown once). */
   reveal?: string;
+  /** The id of a `ConfirmDialog` inside the form (src/web/layout/confirm-dialog.tsx): submitting asks there first. */
+  confirm?: string;
   id?: string;
   class?: string;
   children: ComponentChildren;
@@ -45,6 +47,7 @@ export function ApiForm(props: ApiFormProps) {
       data-next={props.next}
       data-flash={props.flash}
       data-reveal={props.reveal}
+      data-confirm={props.confirm}
     >
       {props.children}
       <p class="form-error" role="alert" data-form-error=""></p>
@@ -222,7 +225,15 @@ export function Icon(props: { iconKey: string }) {
 export function When(props: { at: Date | string | null; empty?: string; dateOnly?: boolean }) {
   if (props.at === null) return <>{props.empty ?? '—'}</>;
   const iso = new Date(props.at).toISOString();
-  return <time datetime={iso}>{props.dateOnly ? dateText(iso) : dateTimeText(iso)}</time>;
+  if (props.dateOnly) return <time datetime={iso}>{dateText(iso)}</time>;
+  // A narrow column breaks the line only between the day and the time of day, never inside either (§17.2 "Tables").
+  const text = dateTimeText(iso);
+  const cut = text.indexOf(', ') + 1;
+  return (
+    <time datetime={iso}>
+      <span class="nowrap">{text.slice(0, cut)}</span> <span class="nowrap">{text.slice(cut + 1)}</span>
+    </time>
+  );
 }
 
 /** US dollars as §17.2 writes them (`$0.70`, `$0.175`, `$1,250.00`) from the API's decimal string. */
