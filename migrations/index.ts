@@ -13,6 +13,7 @@ import { ExcludeVoidedScores1796720000000 } from './1796720000000-exclude-voided
 import { GuardBalancesAndEarnings1796730000000 } from './1796730000000-guard-balances-and-earnings';
 import { FoldAccountEmails1796740000000 } from './1796740000000-fold-account-emails';
 import { AddPlayerBestIndex1796810000000 } from './1796810000000-add-player-best-index';
+import { AddGameFace1796820000000 } from './1796820000000-add-game-face';
 
 /** Every migration, in order. Listed here (not globbed) so source and compiled builds agree. */
 export const MIGRATIONS = [
@@ -31,4 +32,5 @@ export const MIGRATIONS = [
   GuardBalancesAndEarnings1796730000000,
   FoldAccountEmails1796740000000,
   AddPlayerBestIndex1796810000000,
+  AddGameFace1796820000000,
 ];

@@ -21,6 +21,7 @@ import { applyServerTimeouts } from './http/server-timeouts';
 import { AppValidationPipe } from './http/validation.pipe';
 import type { Clock } from './modules/rate-limits';
 import { PAYMENT_WEBHOOK_PATH } from './modules/payments';
+import { THUMBNAIL_UPLOAD_PATH, thumbnailBody } from './modules/developer-portal';
 
 export interface App {
   nest: NestExpressApplication;
@@ -140,6 +141,8 @@ export async function createApp(config: Config & { databaseUrl: string }, option
   // Payment webhooks are verified over the exact bytes the provider signed: their body stays raw
   // (a Buffer), whatever its media type; jsonBody below leaves a body already read alone.
   nest.use(PAYMENT_WEBHOOK_PATH, express.raw({ limit: BODY_LIMIT, type: () => true }));
+  // A game's thumbnail is uploaded as the image itself (PNG, JPEG or WebP up to 2 MB, CONTRACT §17.2).
+  nest.use(THUMBNAIL_UPLOAD_PATH, thumbnailBody());
   nest.use(jsonBody(BODY_LIMIT));
   nest.useGlobalPipes(new AppValidationPipe());
   nest.useGlobalFilters(new AllExceptionsFilter());

@@ -15,8 +15,11 @@ const APPEND_ONLY_TABLES = ['ledger_entries', 'audit_log', 'insertion_voids', 'i
  */
 const LOCKED_APPEND_ONLY_TABLES: Record<string, string> = { insertions: 'id' };
 
-/** The only tables the application deletes from: what the retention job purges (src/modules/retention), and an idempotency claim given up. */
-const RETENTION_TABLES = ['idempotency_keys', 'login_sessions', 'email_verification_tokens'];
+/**
+ * The only tables the application deletes from: what the retention job purges (src/modules/retention),
+ * an idempotency claim given up, and a game's thumbnail its developer removed (CONTRACT §17.2).
+ */
+const DELETABLE_TABLES = ['idempotency_keys', 'login_sessions', 'email_verification_tokens', 'game_thumbnails'];
 
 interface Queryable {
   query(sql: string, parameters?: unknown[]): Promise<unknown>;
@@ -48,7 +51,7 @@ async function grant(owner: Queryable, appRole: string): Promise<void> {
   await owner.query(`GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO ${role}`);
   // What an earlier, broader grant may have left: no DELETE (but below), TRUNCATE, REFERENCES or TRIGGER anywhere.
   await owner.query(`REVOKE DELETE, TRUNCATE, REFERENCES, TRIGGER ON ALL TABLES IN SCHEMA public FROM ${role}`);
-  for (const relname of await existing(owner, RETENTION_TABLES)) await owner.query(`GRANT DELETE ON ${identifier(relname)} TO ${role}`);
+  for (const relname of await existing(owner, DELETABLE_TABLES)) await owner.query(`GRANT DELETE ON ${identifier(relname)} TO ${role}`);
   for (const relname of await existing(owner, APPEND_ONLY_TABLES)) {
     // Revoking the table's UPDATE revokes its columns' too.
     await owner.query(`REVOKE UPDATE ON ${identifier(relname)} FROM ${role}`);

@@ -5,6 +5,7 @@ import { ApiKey } from '../modules/developer-portal/api-key.entity';
 import { Developer } from '../modules/developer-portal/developer.entity';
 import { GameVersion } from '../modules/developer-portal/game-version.entity';
 import { Game } from '../modules/developer-portal/game.entity';
+import { GameThumbnail } from '../modules/developer-portal/game-thumbnail.entity';
 import { IdempotencyKey } from '../modules/idempotency/idempotency-key.entity';
 import { Account } from '../modules/identity/account.entity';
 import { AppSetting } from './app-setting.entity';
@@ -29,7 +30,7 @@ import { Purchase } from '../modules/payments/purchase.entity';
 export const ENTITIES = [
   Account, AppSetting, EmailVerificationToken, LoginSession, Player,
   Wallet, LedgerEntry, Insertion, DeveloperEarning,
-  Developer, Game, GameVersion, Achievement, ApiKey,
+  Developer, Game, GameThumbnail, GameVersion, Achievement, ApiKey,
   PlaySession,
   IdempotencyKey,
   Score,

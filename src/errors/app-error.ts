@@ -23,8 +23,14 @@ export class InvalidRequestError extends AppError {
 }
 
 export class UnsupportedMediaTypeError extends AppError {
-  constructor() {
-    super('UNSUPPORTED_MEDIA_TYPE', 'The request body must be JSON (Content-Type: application/json).');
+  constructor(message = 'The request body must be JSON (Content-Type: application/json).') {
+    super('UNSUPPORTED_MEDIA_TYPE', message);
+  }
+}
+
+export class PayloadTooLargeError extends AppError {
+  constructor(message: string) {
+    super('PAYLOAD_TOO_LARGE', message);
   }
 }
 

@@ -152,6 +152,9 @@ describe('GET /api/admin/games', () => {
       gameId: first.gameId,
       slug: first.slug,
       title: 'Rocket Race',
+      // The game's face (CONTRACT §17.2), which the admin reviews too.
+      description: null,
+      thumbnailUrl: null,
       coinsPerCredit: 1,
       maxScore: 9007199254740991,
       status: 'published',

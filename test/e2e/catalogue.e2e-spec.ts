@@ -40,7 +40,7 @@ describe('public catalogue (CONTRACT §5, §16.13, §16.19)', () => {
       const all = await t.http().get('/api/games').expect(200);
       expect(all.body.nextCursor).toBeNull();
       expect(all.body.games.map((g: { slug: string }) => g.slug)).toEqual(newestFirst);
-      expect(all.body.games[0]).toEqual({ slug: published[4]!.slug, title: 'Game 4', coinsPerCredit: 5 });
+      expect(all.body.games[0]).toEqual({ slug: published[4]!.slug, title: 'Game 4', coinsPerCredit: 5, description: null, thumbnailUrl: null });
 
       const first = await t.http().get('/api/games?limit=2').expect(200);
       expect(first.body.games.map((g: { slug: string }) => g.slug)).toEqual(newestFirst.slice(0, 2));
@@ -91,6 +91,8 @@ describe('public catalogue (CONTRACT §5, §16.13, §16.19)', () => {
         slug: game.slug,
         title: 'Masked',
         coinsPerCredit: 2,
+        description: null,
+        thumbnailUrl: null,
         achievements: [
           { key: 'open', name: 'Open one', description: 'Everyone sees me.', iconKey: 'star', secret: false, unlocked: false, unlockedAt: null },
           { key: 'hidden', name: '???', description: '???', iconKey: 'skull', secret: true, unlocked: false, unlockedAt: null },

@@ -104,6 +104,8 @@ describe('developer portal (CONTRACT §3)', () => {
         gameId: expect.any(String),
         slug,
         title: 'Space',
+        description: null,
+        thumbnailUrl: null,
         coinsPerCredit: 3,
         maxScore: MAX,
         status: 'unpublished',

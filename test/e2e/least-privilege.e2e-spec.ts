@@ -99,7 +99,7 @@ describe('least privilege: the service connects as an application role', () => {
       return rows[0];
     }
 
-    it('DELETE FROM developer_earnings succeeded as the app role: now DELETE is granted only on the tables the retention job purges', async () => {
+    it('DELETE FROM developer_earnings succeeded as the app role: now DELETE is granted only on the tables the retention job purges, and thumbnails', async () => {
       const before = await counts();
       expect(before.earnings).toBeGreaterThan(0);
       for (const sql of ['DELETE FROM developer_earnings', 'DELETE FROM insertions', 'DELETE FROM wallets', 'DELETE FROM purchases', 'DELETE FROM accounts']) {
@@ -109,8 +109,9 @@ describe('least privilege: the service connects as an application role', () => {
       const rows: { relname: string }[] = await app.query(
         "SELECT relname FROM pg_class WHERE relnamespace = 'public'::regnamespace AND relkind = 'r' AND has_table_privilege(oid, 'DELETE') ORDER BY relname",
       );
-      // src/modules/retention: expired idempotency keys, ended login sessions, used or expired verification tokens.
-      expect(rows.map((r) => r.relname)).toEqual(['email_verification_tokens', 'idempotency_keys', 'login_sessions']);
+      // src/modules/retention: expired idempotency keys, ended login sessions, used or expired verification tokens;
+      // and a game's thumbnail, which its developer may remove (CONTRACT §17.2).
+      expect(rows.map((r) => r.relname)).toEqual(['email_verification_tokens', 'game_thumbnails', 'idempotency_keys', 'login_sessions']);
     });
 
     it('earnings and insertions refuse UPDATE and DELETE: to the app role by privilege, to the owner by a trigger', async () => {

@@ -15,11 +15,11 @@ export class CatalogueController {
 
   @Get()
   @Public()
-  @ApiOperation({ summary: 'Published games, newest first', description: 'Cursor paging: pass `nextCursor` as `cursor`.' })
+  @ApiOperation({ summary: 'Published games, newest first', description: 'Cursor paging: pass `nextCursor` as `cursor` (with the same `query`). `query` searches titles and slugs.' })
   @ApiOkResponse({ type: CataloguePageDto })
-  @ApiErrors({ 400: 'INVALID_REQUEST: bad limit or unreadable cursor' })
+  @ApiErrors({ 400: 'INVALID_REQUEST: bad limit, unreadable cursor, or a query of no or more than 100 characters' })
   list(@Query() query: CatalogueQueryDto): Promise<{ games: CatalogueGameDto[]; nextCursor: string | null }> {
-    return this.catalogue.list(query.limit ?? PAGE_LIMIT_DEFAULT, query.cursor);
+    return this.catalogue.list(query.limit ?? PAGE_LIMIT_DEFAULT, query.cursor, query.query);
   }
 
   @Get(':slug')

@@ -4,5 +4,5 @@ import { CatalogueQuery } from './catalogue.query';
 import { CatalogueService } from './catalogue.service';
 
 /** The public catalogue of published games. */
-@Module({ controllers: [CatalogueController], providers: [CatalogueQuery, CatalogueService] })
+@Module({ controllers: [CatalogueController], providers: [CatalogueQuery, CatalogueService], exports: [CatalogueService] })
 export class CatalogueModule {}

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { likeLiteral } from '../../database/search';
 import { UnitOfWork } from '../../database/unit-of-work';
 
 export interface CatalogueRow {
@@ -6,9 +7,19 @@ export interface CatalogueRow {
   slug: string;
   title: string;
   coins_per_credit: number;
+  /** '' when none. */
+  description: string;
+  /** The thumbnail's hash (the image is never read here), null when none. */
+  thumbnail_hash: string | null;
   /** first_published_at as ISO 8601 UTC with microseconds: exact, and independent of DateStyle. */
   published_at: string;
 }
+
+export type PublishedGameRow = Omit<CatalogueRow, 'published_at'>;
+
+const THUMBNAIL_HASH = '(SELECT th.hash FROM game_thumbnails th WHERE th.game_id = games.id) AS thumbnail_hash';
+const PAGE_COLUMNS = `id, slug, title, coins_per_credit, description, ${THUMBNAIL_HASH},
+  to_char(first_published_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS published_at`;
 
 export interface PublicAchievementRow {
   key: string;
@@ -29,26 +40,35 @@ export interface PublicAchievementRow {
 export class CatalogueQuery {
   constructor(private readonly uow: UnitOfWork) {}
 
-  /** Newest first by first publication, served by games_catalogue_idx; `after` is the last row of the previous page. */
-  page(limit: number, after: { publishedAt: string; id: string } | undefined): Promise<CatalogueRow[]> {
-    if (!after) {
-      return this.uow.queryReplica<CatalogueRow>(
-        `SELECT id, slug, title, coins_per_credit, to_char(first_published_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS published_at
-           FROM games WHERE status = 'published'
-          ORDER BY first_published_at DESC, id DESC LIMIT $1`,
-        [limit],
-      );
+  /**
+   * Newest first by first publication, served by games_catalogue_idx; `after` is the last row of
+   * the previous page. `query`: only games whose slug or title contains it, whatever its case
+   * (`%` and `_` are themselves); published games are few enough that the catalogue index, read
+   * in order and filtered, finds them.
+   */
+  page(limit: number, after: { publishedAt: string; id: string } | undefined, query?: string): Promise<CatalogueRow[]> {
+    const values: unknown[] = [limit];
+    const conditions = [`status = 'published'`];
+    if (query !== undefined) {
+      values.push(likeLiteral(query));
+      conditions.push(`(slug LIKE '%' || lower($${values.length}) || '%' OR lower(title) LIKE '%' || lower($${values.length}) || '%')`);
+    }
+    if (after) {
+      values.push(after.publishedAt, after.id);
+      conditions.push(`(first_published_at, id) < ($${values.length - 1}::timestamptz, $${values.length}::uuid)`);
     }
     return this.uow.queryReplica<CatalogueRow>(
-      `SELECT id, slug, title, coins_per_credit, to_char(first_published_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS published_at
-         FROM games WHERE status = 'published' AND (first_published_at, id) < ($2::timestamptz, $3::uuid)
+      `SELECT ${PAGE_COLUMNS} FROM games WHERE ${conditions.join(' AND ')}
         ORDER BY first_published_at DESC, id DESC LIMIT $1`,
-      [limit, after.publishedAt, after.id],
+      values,
     );
   }
 
-  publishedBySlug(slug: string): Promise<{ id: string; slug: string; title: string; coins_per_credit: number } | undefined> {
-    return this.uow.oneReplica(`SELECT id, slug, title, coins_per_credit FROM games WHERE slug = $1 AND status = 'published'`, [slug]);
+  publishedBySlug(slug: string): Promise<PublishedGameRow | undefined> {
+    return this.uow.oneReplica(
+      `SELECT id, slug, title, coins_per_credit, description, ${THUMBNAIL_HASH} FROM games WHERE slug = $1 AND status = 'published'`,
+      [slug],
+    );
   }
 
   /** Active achievements in the developer's order, with the caller's unlock time when a player is given. */

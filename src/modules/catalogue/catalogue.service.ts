@@ -1,12 +1,27 @@
 import { Injectable } from '@nestjs/common';
 import { NotFoundError } from '../../errors/app-error';
 import { decodeCursor, pageOf } from '../../http/keyset-cursor';
-import { CatalogueQuery } from './catalogue.query';
+import { thumbnailUrlOf } from '../developer-portal';
+import { CatalogueQuery, PublishedGameRow } from './catalogue.query';
 
 export interface CatalogueGame {
   slug: string;
   title: string;
   coinsPerCredit: number;
+  /** Plain text with its line breaks; null when none (CONTRACT §17.2). */
+  description: string | null;
+  /** A path on this service; null when none. */
+  thumbnailUrl: string | null;
+}
+
+function toCatalogueGame(row: PublishedGameRow): CatalogueGame {
+  return {
+    slug: row.slug,
+    title: row.title,
+    coinsPerCredit: row.coins_per_credit,
+    description: row.description === '' ? null : row.description,
+    thumbnailUrl: thumbnailUrlOf({ id: row.id, thumbnailHash: row.thumbnail_hash }),
+  };
 }
 
 export interface PublicAchievement {
@@ -31,10 +46,12 @@ export const HIDDEN = '???';
 export class CatalogueService {
   constructor(private readonly catalogue: CatalogueQuery) {}
 
-  async list(limit: number, cursor: string | undefined): Promise<{ games: CatalogueGame[]; nextCursor: string | null }> {
+  /** A page of published games, newest first; `query`: only those whose title or slug contains it (any case). */
+  async list(limit: number, cursor: string | undefined, query?: string): Promise<{ games: CatalogueGame[]; nextCursor: string | null }> {
     const after = cursor === undefined ? undefined : decodeCursor(cursor, ['timestamp', 'uuid'] as const);
-    const { rows, nextCursor } = pageOf(await this.catalogue.page(limit + 1, after && { publishedAt: after[0], id: after[1] }), limit, (row) => [row.published_at, row.id]);
-    return { games: rows.map((row) => ({ slug: row.slug, title: row.title, coinsPerCredit: row.coins_per_credit })), nextCursor };
+    const page = await this.catalogue.page(limit + 1, after && { publishedAt: after[0], id: after[1] }, query);
+    const { rows, nextCursor } = pageOf(page, limit, (row) => [row.published_at, row.id]);
+    return { games: rows.map(toCatalogueGame), nextCursor };
   }
 
   /** Secret achievements show `???` unless this caller unlocked them; anonymous callers see nothing unlocked. */
@@ -54,6 +71,6 @@ export class CatalogueService {
         unlockedAt: a.unlocked_at,
       };
     });
-    return { slug: game.slug, title: game.title, coinsPerCredit: game.coins_per_credit, achievements };
+    return { ...toCatalogueGame(game), achievements };
   }
 }

@@ -41,3 +41,28 @@ export class LiveKeyRequiredError extends AppError {
     super('LIVE_KEY_REQUIRED', 'This endpoint needs a live API key (svc_live_...); a test key was sent.');
   }
 }
+
+/** A thumbnail upload whose bytes are not a PNG, JPEG or WebP image this service can read. */
+export class ThumbnailNotAnImageError extends AppError {
+  constructor() {
+    super('INVALID_REQUEST', 'Thumbnail: the file is not a PNG, JPEG or WebP image that can be read.');
+  }
+}
+
+export class ThumbnailTooSmallError extends AppError {
+  constructor(width: number, height: number, minWidth: number, minHeight: number) {
+    super('INVALID_REQUEST', `Thumbnail: the image is ${width} × ${height} pixels; it must be at least ${minWidth} × ${minHeight} pixels.`);
+  }
+}
+
+export class ThumbnailMissingError extends AppError {
+  constructor() {
+    super('INVALID_REQUEST', 'Thumbnail: send the image as the request body.');
+  }
+}
+
+export class ThumbnailTooManyPixelsError extends AppError {
+  constructor(width: number, height: number, maxMegapixels: number) {
+    super('INVALID_REQUEST', `Thumbnail: the image is ${width} × ${height} pixels; it may have at most ${maxMegapixels} million pixels.`);
+  }
+}

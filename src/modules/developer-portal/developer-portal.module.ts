@@ -4,6 +4,7 @@ import { WalletModule } from '../wallet';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Developer } from './developer.entity';
 import { Game } from './game.entity';
+import { GameThumbnail } from './game-thumbnail.entity';
 import { GameVersion } from './game-version.entity';
 import { Achievement } from './achievement.entity';
 import { ApiKey } from './api-key.entity';
@@ -20,6 +21,9 @@ import { DeveloperPagesController } from './developer-pages.controller';
 import { DevelopersController } from './developers.controller';
 import { DevelopersService } from './developers.service';
 import { GameRepository } from './game.repository';
+import { GameThumbnailRepository } from './game-thumbnail.repository';
+import { GameMediaController, GameThumbnailsController } from './game-thumbnails.controller';
+import { GameThumbnailsService } from './game-thumbnails.service';
 import { GamesController } from './games.controller';
 import { GamesService } from './games.service';
 
@@ -28,16 +32,18 @@ import { GamesService } from './games.service';
  * module: the global AuthGuard finds ApiKeyAuthenticator app-wide.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([Developer, Game, GameVersion, Achievement, ApiKey]), AuditModule, WalletModule],
-  controllers: [DevelopersController, GamesController, AchievementDefinitionsController, ApiKeysController, DeveloperPagesController],
+  imports: [TypeOrmModule.forFeature([Developer, Game, GameThumbnail, GameVersion, Achievement, ApiKey]), AuditModule, WalletModule],
+  controllers: [DevelopersController, GamesController, GameThumbnailsController, GameMediaController, AchievementDefinitionsController, ApiKeysController, DeveloperPagesController],
   providers: [
     DeveloperRepository,
     GameRepository,
+    GameThumbnailRepository,
     AchievementRepository,
     ApiKeyRepository,
     ApiKeyCache,
     DevelopersService,
     GamesService,
+    GameThumbnailsService,
     AchievementDefinitionsService,
     ApiKeysService,
     ApiKeyAuthenticator,

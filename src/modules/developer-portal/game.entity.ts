@@ -9,6 +9,7 @@ export type GameStatus = 'unpublished' | 'published' | 'suspended';
 @Check('games_coins_per_credit_range', 'coins_per_credit BETWEEN 1 AND 5')
 @Check('games_max_score_range', 'max_score BETWEEN 0 AND 9007199254740991')
 @Check('games_status', "status IN ('unpublished', 'published', 'suspended')")
+@Check('games_description_length', 'char_length(description) <= 2000')
 @Index('games_developer_idx', ['developerId'])
 // (first_published_at DESC, id DESC) WHERE published: TypeORM compares name and columns, not their order.
 @Index('games_catalogue_idx', ['firstPublishedAt', 'id'], { where: "status = 'published'" })
@@ -31,6 +32,10 @@ export class Game {
 
   @Column('text')
   title!: string;
+
+  /** Plain text shown with its line breaks (CONTRACT §17.2); '' when none. */
+  @Column('text', { default: '' })
+  description!: string;
 
   @Column('smallint', { name: 'coins_per_credit' })
   coinsPerCredit!: number;

@@ -18,6 +18,10 @@ export interface GameRecord {
   developerId: string;
   slug: string;
   title: string;
+  /** Plain text, '' when none (CONTRACT §17.2). */
+  description: string;
+  /** The stored thumbnail's hash (its address names it: game-thumbnail.rules.ts), null when none. */
+  thumbnailHash: string | null;
   coinsPerCredit: number;
   maxScore: number;
   status: GameStatus;
@@ -36,8 +40,11 @@ export interface VersionRecord {
   createdAt: Date;
 }
 
-const gameColumns = (t = '') => `${t}id, ${t}developer_id AS "developerId", ${t}slug, ${t}title, ${t}coins_per_credit AS "coinsPerCredit",
-  ${t}max_score::float8 AS "maxScore", ${t}status, ${t}current_version_id AS "currentVersionId",
+/** The thumbnail's hash by the primary key of game_thumbnails (the image itself is never read with a game). */
+const thumbnailHashOf = (t: string) => `(SELECT th.hash FROM game_thumbnails th WHERE th.game_id = ${t || 'games.'}id) AS "thumbnailHash"`;
+
+const gameColumns = (t = '') => `${t}id, ${t}developer_id AS "developerId", ${t}slug, ${t}title, ${t}description, ${thumbnailHashOf(t)},
+  ${t}coins_per_credit AS "coinsPerCredit", ${t}max_score::float8 AS "maxScore", ${t}status, ${t}current_version_id AS "currentVersionId",
   ${t}first_published_at AS "firstPublishedAt", ${t}created_at AS "createdAt"`;
 const GAME_COLUMNS = gameColumns();
 
@@ -96,9 +103,7 @@ export class GameRepository {
   /** The developer's games, newest first, each with its current version's label (null before publishing). */
   listWithCurrentVersion(developerId: string): Promise<(GameRecord & { currentVersionLabel: string | null })[]> {
     return this.uow.query(
-      `SELECT g.id, g.developer_id AS "developerId", g.slug, g.title, g.coins_per_credit AS "coinsPerCredit",
-              g.max_score::float8 AS "maxScore", g.status, g.current_version_id AS "currentVersionId",
-              g.first_published_at AS "firstPublishedAt", g.created_at AS "createdAt", v.label AS "currentVersionLabel"
+      `SELECT ${gameColumns('g.')}, v.label AS "currentVersionLabel"
          FROM games g LEFT JOIN game_versions v ON v.id = g.current_version_id
         WHERE g.developer_id = $1
         ORDER BY g.created_at DESC, g.id DESC`,
@@ -120,12 +125,14 @@ export class GameRepository {
     return this.uow.oneReplica<GameRecord>(`SELECT ${GAME_COLUMNS} FROM games WHERE slug = $1`, [slug]);
   }
 
-  async update(gameId: string, patch: { title?: string; coinsPerCredit?: number; maxScore?: number }): Promise<GameRecord> {
+  /** `description`: undefined leaves it, null or '' removes it. */
+  async update(gameId: string, patch: { title?: string; coinsPerCredit?: number; maxScore?: number; description?: string | null }): Promise<GameRecord> {
     return (await this.uow.one<GameRecord>(
       `UPDATE games SET title = coalesce($2, title), coins_per_credit = coalesce($3, coins_per_credit),
-              max_score = coalesce($4, max_score), updated_at = now()
+              max_score = coalesce($4, max_score), description = CASE WHEN $5::boolean THEN coalesce($6, '') ELSE description END,
+              updated_at = now()
         WHERE id = $1 RETURNING ${GAME_COLUMNS}`,
-      [gameId, patch.title ?? null, patch.coinsPerCredit ?? null, patch.maxScore ?? null],
+      [gameId, patch.title ?? null, patch.coinsPerCredit ?? null, patch.maxScore ?? null, patch.description !== undefined, patch.description ?? null],
     ))!;
   }
 

@@ -44,7 +44,7 @@ export class GamesController {
 
   @Patch(':gameId')
   @DeveloperAuth()
-  @ApiOperation({ summary: 'Change title, price or maximum score', description: 'Running play sessions keep the price they started with.' })
+  @ApiOperation({ summary: 'Change title, price, maximum score or description', description: 'Running play sessions keep the price they started with.' })
   @ApiOkResponse({ type: GameDto })
   @ApiErrors({ 400: 'INVALID_REQUEST', 404: NOT_FOUND })
   update(@CurrentDeveloper() developer: DeveloperContext, @Param() params: GameIdParamsDto, @Body() body: UpdateGameDto): Promise<GameView> {

@@ -7,6 +7,7 @@ import { AuditActor, AuditService } from '../audit';
 import { AchievementRecord, AchievementRepository } from './achievement.repository';
 import { GameSuspendedError, VersionNotApprovedError } from './developer-portal.errors';
 import { GameRecord, GameRepository, GameStatus, ReviewRecord, VersionRecord, VersionStatus } from './game.repository';
+import { thumbnailUrlOf } from './game-thumbnail.rules';
 
 export type { GameRecord, GameStatus, VersionRecord, VersionStatus } from './game.repository';
 export type { AchievementRecord } from './achievement.repository';
@@ -17,6 +18,10 @@ export interface GameView {
   gameId: string;
   slug: string;
   title: string;
+  /** Plain text with its line breaks; null when none (CONTRACT §17.2). */
+  description: string | null;
+  /** Where this service serves the game's thumbnail; null when none. */
+  thumbnailUrl: string | null;
   coinsPerCredit: number;
   maxScore: number;
   status: GameStatus;
@@ -44,6 +49,8 @@ export function toGameView(game: GameRecord): GameView {
     gameId: game.id,
     slug: game.slug,
     title: game.title,
+    description: game.description === '' ? null : game.description,
+    thumbnailUrl: thumbnailUrlOf(game),
     coinsPerCredit: game.coinsPerCredit,
     maxScore: game.maxScore,
     status: game.status,
@@ -137,7 +144,7 @@ export class GamesService {
     return toGameView(await this.ownedGame(developerId, gameId));
   }
 
-  update(developerId: string, gameId: string, patch: { title?: string; coinsPerCredit?: number; maxScore?: number }): Promise<GameView> {
+  update(developerId: string, gameId: string, patch: { title?: string; coinsPerCredit?: number; maxScore?: number; description?: string | null }): Promise<GameView> {
     return this.uow.run(async () => {
       await this.ownedGame(developerId, gameId, true);
       return toGameView(await this.games.update(gameId, patch));

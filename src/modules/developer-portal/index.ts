@@ -7,3 +7,5 @@ export type { AdminGameView, GameStatus, GameView, ReviewView, VersionView } fro
 export { ApiKeyAuth, CurrentApiKey } from './api-key.decorators';
 export type { ApiKeyContext } from './api-key.decorators';
 export { GameDto, RejectVersionDto, VersionDto } from './developer-portal.dto';
+export { thumbnailUrlOf } from './game-thumbnail.rules';
+export { THUMBNAIL_UPLOAD_PATH, thumbnailBody } from './game-thumbnail.body';
