@@ -81,6 +81,16 @@ describe('accessibility of the pages (CONTRACT §17.1)', () => {
       },
     },
     {
+      // CONTRACT §17.2: a destructive action's dialog, open in its row.
+      name: '/developer/games/{gameId} confirming a retire',
+      who: 'developer',
+      path: () => `/developer/games/${gameId}`,
+      act: async (page) => {
+        await page.getByRole('table', { name: 'Achievements' }).getByRole('row').nth(1).getByRole('button', { name: 'Retire', exact: true }).click();
+        await page.getByRole('dialog', { name: /^Retire / }).waitFor();
+      },
+    },
+    {
       name: '/developer/keys with a new key shown',
       who: 'developer',
       path: () => '/developer/keys',

@@ -92,7 +92,8 @@ describe('the admin console in a real browser', () => {
     await row.getByRole('spinbutton', { name: 'Coins' }).fill('25');
     await row.getByRole('textbox', { name: 'Reason' }).fill('Goodwill for the outage');
     await row.getByRole('button', { name: 'Credit' }).click();
-    await users.getByRole('row').filter({ hasText: player.email }).filter({ hasText: '25 coins' }).waitFor();
+    await page.getByRole('status').filter({ hasText: 'Credited 25 coins to Coin Collector.' }).waitFor();
+    expect(await users.getByRole('row').filter({ hasText: player.email }).getByRole('cell').nth(3).textContent()).toBe('25');
     const balance = await world.t.db.query('SELECT balance::int AS balance FROM wallets WHERE player_id = $1', [player.playerId]);
     expect(balance.rows[0].balance).toBe(25);
 
@@ -150,11 +151,11 @@ describe('the admin console in a real browser', () => {
     const page = await adminPage();
     const scores = await openSection(page, 'Scores');
     await scores.getByRole('combobox', { name: 'Game' }).selectOption({ label: 'Board Game' });
-    const row = scores.getByRole('row').filter({ hasText: '999999' });
+    const row = scores.getByRole('row').filter({ hasText: '999,999' });
     await row.getByRole('button', { name: 'Remove score' }).click();
     await row.getByRole('textbox', { name: 'Reason' }).fill('Memory editor');
     await row.getByRole('button', { name: 'Confirm removal' }).click();
-    await scores.getByRole('row').filter({ hasText: '999999' }).filter({ hasText: 'removed' }).waitFor();
+    await scores.getByRole('row').filter({ hasText: '999,999' }).filter({ hasText: 'removed' }).waitFor();
     const stored = await world.t.db.query('SELECT removed_at FROM scores WHERE id = $1', [forged.scoreId]);
     expect(stored.rows[0].removed_at).not.toBeNull();
 
@@ -179,6 +180,7 @@ describe('the admin console in a real browser', () => {
     await users.getByRole('searchbox', { name: 'Find a user' }).fill(player.email);
     const row = users.getByRole('row').filter({ hasText: player.email });
     await row.getByRole('button', { name: 'Freeze wallet', exact: true }).click();
+    await row.getByRole('dialog').getByRole('button', { name: 'Confirm freeze' }).click();
     await row.getByRole('button', { name: 'Unfreeze wallet' }).waitFor();
     expect((await world.t.db.query('SELECT frozen_at FROM wallets WHERE player_id = $1', [player.playerId])).rows[0].frozen_at).not.toBeNull();
     await row.getByRole('button', { name: 'Unfreeze wallet' }).click();
@@ -190,11 +192,13 @@ describe('the admin console in a real browser', () => {
     // An id that is no insertion: the API's 404 message, in the form; what was typed stays.
     await voidForm.getByRole('textbox', { name: 'Insertion id' }).fill('00000000-0000-4000-8000-000000000000');
     await voidForm.getByRole('textbox', { name: 'Reason' }).fill('Charged twice');
-    await voidForm.getByRole('button', { name: 'Void' }).click();
+    await voidForm.getByRole('button', { name: 'Void', exact: true }).click();
+    await voidForm.getByRole('dialog').getByRole('button', { name: 'Confirm void' }).click();
     await voidForm.getByRole('alert').filter({ hasText: /\S/ }).waitFor();
     expect(await voidForm.getByRole('textbox', { name: 'Reason' }).inputValue()).toBe('Charged twice');
     await voidForm.getByRole('textbox', { name: 'Insertion id' }).fill(insertionId);
-    await voidForm.getByRole('button', { name: 'Void' }).click();
+    await voidForm.getByRole('button', { name: 'Void', exact: true }).click();
+    await voidForm.getByRole('dialog').getByRole('button', { name: 'Confirm void' }).click();
     await page.getByRole('status').filter({ hasText: 'voided' }).waitFor();
     const balance = await eventually(
       async () => (await world.t.db.query('SELECT balance::int AS balance FROM wallets WHERE player_id = $1', [player.playerId])).rows[0].balance as number,
@@ -214,8 +218,10 @@ describe('the admin console in a real browser', () => {
     expect(header).toEqual(['When', 'Actor', 'Action', 'Target', 'Reason']);
     const first = log.getByRole('row').nth(1);
     const cells = await first.getByRole('cell').allTextContents();
-    expect(cells[0]).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
-    expect(cells.slice(1)).toEqual([ADMIN_EMAIL, 'wallet.credit', `user ${player.accountId}`, 'test funds']);
+    // §17.2: "27 Nov 2026, 19:47 UTC"; the target's id shortened on screen, whole for a screen reader.
+    expect(cells[0]).toMatch(/^\d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2} UTC$/);
+    expect([cells[1], cells[2], cells[4]]).toEqual([ADMIN_EMAIL, 'wallet.credit', 'test funds']);
+    await first.getByRole('cell', { name: `user ${player.accountId}`, exact: true }).waitFor();
     const actions = await log.getByRole('row').allTextContents();
     expect(actions).toHaveLength(51);
 

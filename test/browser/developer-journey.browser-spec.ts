@@ -7,6 +7,7 @@
 import type { Page } from 'playwright-core';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, adminCookie, signUpVerifiedPlayer, unique, uniqueEmail, verifyEmail } from '../support/factories';
 import { fundPlayer } from '../support/play';
+import { moneyText } from '../../src/web/formats';
 import { BrowserWorld, eventually, newContext, screenshot, signIn, startBrowserWorld } from '../support/browser';
 
 const PRICE = 2;
@@ -69,19 +70,19 @@ describe('a developer builds a game on the pages, a player plays it (issue 17)',
     await create.getByRole('button', { name: 'Create game' }).click();
     const gameLink = dev.getByRole('table', { name: 'Your games' }).getByRole('link', { name: title });
     await gameLink.waitFor();
-    expect(await cellsOf(dev, 'Your games', slug)).toEqual([title, slug, 'unpublished', '—', '0']);
+    expect(await cellsOf(dev, 'Your games', slug)).toEqual([title, slug, 'unpublished', '—', '$0.00']);
     await gameLink.click();
     await dev.getByRole('heading', { level: 1, name: title }).waitFor();
     const gameUrl = dev.url();
 
-    // Add a version: pending until the admin approves it through the API.
+    // Add a version: it waits for the admin's review (approved here through the API).
     const addVersion = dev.getByRole('form', { name: 'Add version' });
     await addVersion.getByLabel('Label').fill('1.0.0');
     await addVersion.getByLabel('Entry URL').fill('/demo-games/coin-clicker/');
     await addVersion.getByRole('button', { name: 'Add version' }).click();
     const versions = dev.getByRole('table', { name: 'Versions' });
     const versionRow = versions.getByRole('row').filter({ hasText: '1.0.0' });
-    await versionRow.filter({ hasText: 'pending' }).waitFor();
+    await versionRow.filter({ hasText: 'Waiting for review' }).waitFor();
     const preview = new URL((await versionRow.getByRole('link', { name: 'Preview' }).getAttribute('href'))!, world.origin);
     expect(preview.pathname).toBe(`/play/${slug}`);
     const versionId = preview.searchParams.get('version')!;
@@ -89,7 +90,7 @@ describe('a developer builds a game on the pages, a player plays it (issue 17)',
     const approve = await world.t.http().post(`/api/admin/versions/${versionId}/approve`).set('Cookie', await adminCookie(world.t));
     expect(approve.status).toBe(200);
     await dev.reload();
-    await versionRow.filter({ hasText: 'approved' }).waitFor();
+    await versionRow.filter({ hasText: 'Approved' }).waitFor();
     await versionRow.getByRole('button', { name: 'Publish' }).click();
     await dev.getByRole('button', { name: 'Unpublish' }).waitFor();
     expect(await dev.getByText('Status:').textContent()).toContain('published');
@@ -150,15 +151,15 @@ describe('a developer builds a game on the pages, a player plays it (issue 17)',
     const dailyRows = daily.getByRole('row');
     expect(await dailyRows.count()).toBe(31);
     const today = await dailyRows.last().locator('td').allTextContents();
-    expect(today).toEqual([expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), '1', String(PRICE), '0.35']);
-    expect(await dev.getByRole('table', { name: 'Earnings', exact: true }).getByRole('row').filter({ hasText: slug }).locator('td').allTextContents()).toEqual([title, slug, '1', String(PRICE), '0.5', '0.35']);
+    expect(today).toEqual([expect.stringMatching(/^\d{1,2} [A-Z][a-z]{2} \d{4}$/), '1', String(PRICE), '$0.35']);
+    expect(await dev.getByRole('table', { name: 'Earnings', exact: true }).getByRole('row').filter({ hasText: slug }).locator('td').allTextContents()).toEqual([title, slug, '1', String(PRICE), '$0.50', '$0.35']);
     await dev.getByRole('combobox', { name: 'Game' }).selectOption({ label: title });
     await dev.waitForURL((url) => url.searchParams.has('gameId'));
     await dev.getByRole('img', { name: new RegExp(`^Daily earnings, last 30 days, ${title}`) }).waitFor();
-    expect(await dev.getByRole('table', { name: 'Daily earnings' }).getByRole('row').last().locator('td').nth(3).textContent()).toBe('0.35');
+    expect(await dev.getByRole('table', { name: 'Daily earnings' }).getByRole('row').last().locator('td').nth(3).textContent()).toBe('$0.35');
     const api = await devContext.request.get(`/api/portal/earnings/daily?gameId=${new URL(dev.url()).searchParams.get('gameId')}`);
     const days = (await api.json()).days as { earnedUsd: string }[];
-    expect(await daily.locator('tbody tr td:nth-child(4)').allTextContents()).toEqual(days.map((d) => d.earnedUsd));
+    expect(await daily.locator('tbody tr td:nth-child(4)').allTextContents()).toEqual(days.map((d) => moneyText(d.earnedUsd)));
     await screenshot(dev, 'journey-earnings');
 
     // Retire: the achievement keeps its count.

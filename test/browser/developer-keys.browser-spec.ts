@@ -58,7 +58,8 @@ describe('the developer portal key page in a real browser (spec §5: {base_url}/
     // The key works until it is revoked from the page.
     const before = await fetch(`${world.origin}/api/v1/sessions/00000000-0000-4000-8000-000000000000`, { headers: { Authorization: `Bearer ${key}` } });
     expect(before.status).toBe(404);
-    await row.getByRole('button', { name: 'Revoke' }).click();
+    await row.getByRole('button', { name: 'Revoke', exact: true }).click();
+    await row.getByRole('dialog').getByRole('button', { name: 'Confirm revoke' }).click();
     await table.getByRole('row').filter({ hasText: 'backend one' }).filter({ hasText: 'Revoked' }).waitFor();
     const after = await fetch(`${world.origin}/api/v1/sessions/00000000-0000-4000-8000-000000000000`, { headers: { Authorization: `Bearer ${key}` } });
     expect(after.status).toBe(401);

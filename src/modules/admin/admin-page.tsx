@@ -6,7 +6,9 @@
  * section shows (a search, a chosen game, a page of a list).
  */
 import type { ComponentChildren } from 'preact';
-import { ApiForm, Cell, Hidden, NumberField, Select, Submit, TextField } from '../../web/layout/components';
+import { ApiForm, Cell, Hidden, LongText, NumberField, Select, Submit, TextField, When } from '../../web/layout/components';
+import { wholeNumberText } from '../../web/formats';
+import { ConfirmDialog, Echo } from '../../web/layout/confirm-dialog';
 import { Layout, Viewer } from '../../web/layout/layout';
 import type { AuditEntry } from '../audit';
 import type { AdminGameView, GameStatus, ReviewView } from '../developer-portal';
@@ -76,10 +78,9 @@ function Section(props: { id: string; name: string; children: ComponentChildren 
   );
 }
 
-function When(props: { at: Date | string | null; empty?: string }) {
-  if (props.at === null) return <>{props.empty ?? '—'}</>;
-  const iso = new Date(props.at).toISOString();
-  return <time datetime={iso}>{iso}</time>;
+/** Free text in a table: a hyphenated word stays whole (§17.2: no word broken), the text wraps between words. */
+function Words(props: { text: string }) {
+  return <>{props.text.split(/(\s+)/).map((part) => (part.includes('-') ? <span class="nowrap">{part}</span> : part))}</>;
 }
 
 function NextPage(props: { href: string | null; children?: string }) {
@@ -140,23 +141,38 @@ function ReviewSection(props: AdminPageProps) {
                 <tr data-version-id={version.versionId}>
                   <Cell label="Game">
                     <div class="stack">
-                      {version.gameTitle}
-                      <span class="mono">{version.gameSlug}</span>
+                      <Words text={version.gameTitle} />
+                      <span class="mono">
+                        <LongText text={version.gameSlug} />
+                      </span>
                     </div>
                   </Cell>
-                  <Cell label="Version">{version.label}</Cell>
-                  <Cell label="Entry URL" class="mono">
-                    {version.entryUrl}
+                  <Cell label="Version">
+                    <div class="stack">
+                      <span class="nowrap">{version.label}</span>
+                      <span class="mono id">
+                        <LongText text={version.versionId} short />
+                      </span>
+                    </div>
+                  </Cell>
+                  <Cell label="Entry URL">
+                    <span class="mono">
+                      <LongText text={version.entryUrl} />
+                    </span>
                   </Cell>
                   <Cell label="Submitted">
                     <When at={version.createdAt} />
                   </Cell>
                   <Cell label="Decision">
                     <div class="actions">
-                      <ApiForm method="POST" action={`/api/admin/versions/${encodeURIComponent(version.versionId)}/approve`} after="refresh" flash={`${version.gameTitle} ${version.label} approved.`} class="row-action">
+                      {/* §17.1: the host page plays this version as a preview (a test-mode play session) for an admin. */}
+                      <a class="button small secondary" href={`/play/${encodeURIComponent(version.gameSlug)}?version=${encodeURIComponent(version.versionId)}`}>
+                        Preview
+                      </a>
+                      <ApiForm method="POST" action={`/api/admin/versions/${encodeURIComponent(version.versionId)}/approve`} after="refresh" flash={`Approved ${version.gameTitle} ${version.label}: its developer can publish it now.`} class="row-action">
                         <Submit>Approve</Submit>
                       </ApiForm>
-                      <ApiForm method="POST" action={`/api/admin/versions/${encodeURIComponent(version.versionId)}/reject`} after="refresh" flash={`${version.gameTitle} ${version.label} rejected.`} class="row-action reject">
+                      <ApiForm method="POST" action={`/api/admin/versions/${encodeURIComponent(version.versionId)}/reject`} after="refresh" flash={`Rejected ${version.gameTitle} ${version.label}: its developer sees the reason.`} class="row-action reject">
                         <TextField id={`reject-reason-${version.versionId}`} label="Reason" name="reason" optional hint="Optional, shown to the developer (at most 200 characters)." />
                         <Submit variant="danger">Reject</Submit>
                       </ApiForm>
@@ -217,11 +233,22 @@ function GamesSection(props: AdminPageProps) {
             ) : (
               items.map((game) => (
                 <tr data-game-id={game.gameId}>
-                  <Cell label="Title">{game.title}</Cell>
-                  <Cell label="Slug" class="mono">
-                    {game.slug}
+                  <Cell label="Title">
+                    <div class="stack">
+                      <Words text={game.title} />
+                      <span class="mono id">
+                        <LongText text={game.gameId} short />
+                      </span>
+                    </div>
                   </Cell>
-                  <Cell label="Developer">{game.developerName}</Cell>
+                  <Cell label="Slug">
+                    <span class="mono">
+                      <LongText text={game.slug} />
+                    </span>
+                  </Cell>
+                  <Cell label="Developer">
+                    <Words text={game.developerName} />
+                  </Cell>
                   <Cell label="Status" class={`status-${game.status}`}>
                     {game.status}
                   </Cell>
@@ -230,13 +257,21 @@ function GamesSection(props: AdminPageProps) {
                   </Cell>
                   <Cell label="Action">
                     {game.status === 'suspended' ? (
-                      <ApiForm method="POST" action={`/api/admin/games/${encodeURIComponent(game.gameId)}/unsuspend`} after="refresh" flash={`${game.title} unsuspended: it is unpublished now.`} class="row-action">
+                      <ApiForm method="POST" action={`/api/admin/games/${encodeURIComponent(game.gameId)}/unsuspend`} after="refresh" flash={`Unsuspended ${game.title}: it is unpublished until its developer publishes it again.`} class="row-action">
                         <Submit variant="secondary">Unsuspend</Submit>
                       </ApiForm>
                     ) : (
-                      <ApiForm method="POST" action={`/api/admin/games/${encodeURIComponent(game.gameId)}/suspend`} after="refresh" flash={`${game.title} suspended.`} class="row-action">
-                        <Submit variant="danger">Suspend</Submit>
-                      </ApiForm>
+                      <ConfirmDialog
+                        id={`suspend-${game.gameId}`}
+                        opener="Suspend"
+                        title={`Suspend “${game.title}”?`}
+                        confirm="Confirm suspension"
+                        reason="optional"
+                        request={{ method: 'POST', action: `/api/admin/games/${encodeURIComponent(game.gameId)}/suspend`, after: 'refresh', flash: `Suspended ${game.title}: nobody but admins can play it now.` }}
+                      >
+                        <p>It leaves the catalogue at once and nobody but admins can play it, rounds under way included; its developer cannot publish it.</p>
+                        <p>Unsuspending returns it unpublished, for its developer to publish again.</p>
+                      </ConfirmDialog>
                     )}
                   </Cell>
                 </tr>
@@ -254,16 +289,17 @@ function UserActions(props: { user: AdminUserView; viewer: Viewer; newKey: () =>
   const { user } = props;
   const id = encodeURIComponent(user.id);
   const who = user.email;
+  const name = user.displayName;
   return (
     <div class="actions">
       {user.emailVerified ? null : (
-        <ApiForm method="POST" action={`/api/admin/users/${id}/verify-email`} after="refresh" flash={`${who} verified.`} class="row-action">
+        <ApiForm method="POST" action={`/api/admin/users/${id}/verify-email`} after="refresh" flash={`Verified the e-mail address of ${name}.`} class="row-action">
           <Submit variant="secondary">Verify e-mail</Submit>
         </ApiForm>
       )}
       {user.linked ? (
         <RowDialog id={`credit-${user.id}`} opener="Credit coins">
-          <ApiForm method="POST" action={`/api/admin/wallets/${id}/credits`} labelledBy={`credit-${user.id}-heading`} after="refresh" flash={`Coins credited to ${who}.`}>
+          <ApiForm method="POST" action={`/api/admin/wallets/${id}/credits`} labelledBy={`credit-${user.id}-heading`} after="refresh" flash={`Credited {coins} to ${name}.`}>
             <h3 id={`credit-${user.id}-heading`}>{`Credit coins to ${who}`}</h3>
             <NumberField id={`credit-coins-${user.id}`} label="Coins" name="coins" min={1} max={100000} required hint="1 to 100,000." />
             <TextField id={`credit-reason-${user.id}`} label="Reason" name="reason" required hint="Kept on the ledger entry and in the audit log (at most 200 characters)." />
@@ -276,31 +312,40 @@ function UserActions(props: { user: AdminUserView; viewer: Viewer; newKey: () =>
         </RowDialog>
       ) : null}
       {user.bannedAt ? (
-        <ApiForm method="POST" action={`/api/admin/users/${id}/unban`} after="refresh" flash={`${who} unbanned.`} class="row-action">
+        <ApiForm method="POST" action={`/api/admin/users/${id}/unban`} after="refresh" flash={`Unbanned ${name}: they can sign in again.`} class="row-action">
           <Submit variant="secondary">Unban</Submit>
         </ApiForm>
       ) : (
-        <RowDialog id={`ban-${user.id}`} opener="Ban" variant="danger">
-          <ApiForm method="POST" action={`/api/admin/users/${id}/ban`} labelledBy={`ban-${user.id}-heading`} after="refresh" flash={`${who} banned.`}>
-            <h3 id={`ban-${user.id}-heading`}>{`Ban ${who}`}</h3>
-            <p>Every session of this user ends at once; they cannot sign in and their API keys stop working until unbanned.</p>
-            <TextField id={`ban-reason-${user.id}`} label="Reason" name="reason" required hint="For the audit log (at most 200 characters)." />
-            <div class="actions">
-              <Submit variant="danger">Confirm ban</Submit>
-              <Cancel />
-            </div>
-          </ApiForm>
-        </RowDialog>
+        <ConfirmDialog
+          id={`ban-${user.id}`}
+          opener="Ban"
+          title={`Ban ${name}?`}
+          confirm="Confirm ban"
+          reason="required"
+          request={{ method: 'POST', action: `/api/admin/users/${id}/ban`, after: 'refresh', flash: `Banned ${name}: they are signed out everywhere.` }}
+        >
+          <p class="mono">{who}</p>
+          <p>Every session of this user ends at once; they cannot sign in and their API keys stop working until you unban them. Their games stay as they are.</p>
+        </ConfirmDialog>
       )}
       {user.linked ? (
         user.walletFrozenAt ? (
-          <ApiForm method="POST" action={`/api/admin/wallets/${id}/unfreeze`} after="refresh" flash={`The wallet of ${who} is unfrozen.`} class="row-action">
+          <ApiForm method="POST" action={`/api/admin/wallets/${id}/unfreeze`} after="refresh" flash={`Unfroze the wallet of ${name}: they can buy coins and play again.`} class="row-action">
             <Submit variant="secondary">Unfreeze wallet</Submit>
           </ApiForm>
         ) : (
-          <ApiForm method="POST" action={`/api/admin/wallets/${id}/freeze`} after="refresh" flash={`The wallet of ${who} is frozen.`} class="row-action">
-            <Submit variant="secondary">Freeze wallet</Submit>
-          </ApiForm>
+          <ConfirmDialog
+            id={`freeze-${user.id}`}
+            opener="Freeze wallet"
+            openerVariant="secondary"
+            title={`Freeze the wallet of ${name}?`}
+            confirm="Confirm freeze"
+            reason="optional"
+            request={{ method: 'POST', action: `/api/admin/wallets/${id}/freeze`, after: 'refresh', flash: `Froze the wallet of ${name}: they cannot insert or buy coins until you unfreeze it.` }}
+          >
+            <p class="mono">{who}</p>
+            <p>They cannot insert coins or buy coins until you unfreeze it. Their balance, scores and play sessions stay as they are.</p>
+          </ConfirmDialog>
         )
       ) : null}
     </div>
@@ -331,7 +376,7 @@ function UsersSection(props: AdminPageProps) {
                 <th scope="col">User</th>
                 <th scope="col">Roles</th>
                 <th scope="col">E-mail</th>
-                <th scope="col" class="num">Balance</th>
+                <th scope="col" class="num">Balance (coins)</th>
                 <th scope="col">Account</th>
                 <th scope="col">Wallet</th>
                 <th scope="col">Actions</th>
@@ -347,14 +392,19 @@ function UsersSection(props: AdminPageProps) {
                   <tr data-user-id={user.id}>
                     <Cell label="User">
                       <div class="stack">
-                        {user.id === props.viewer.accountId ? `${user.displayName} (you)` : user.displayName}
-                        <span class="mono">{user.email}</span>
+                        <Words text={user.id === props.viewer.accountId ? `${user.displayName} (you)` : user.displayName} />
+                        <span class="mono email">
+                          <LongText text={user.email} />
+                        </span>
+                        <span class="mono id">
+                          <LongText text={user.id} short />
+                        </span>
                       </div>
                     </Cell>
                     <Cell label="Roles">{user.roles.length ? user.roles.join(', ') : '—'}</Cell>
                     <Cell label="E-mail">{user.emailVerified ? 'verified' : 'unverified'}</Cell>
-                    <Cell label="Balance" class="num">
-                      {user.balance === null ? 'not linked' : `${user.balance} coins`}
+                    <Cell label="Balance (coins)" class="num">
+                      {user.balance === null ? 'not linked' : wholeNumberText(user.balance)}
                     </Cell>
                     <Cell label="Account">
                       {user.bannedAt ? (
@@ -396,14 +446,16 @@ function ScoreRows(props: { scores: AdminScoreView[] }) {
       {props.scores.map((score) => (
         <tr data-score-id={score.scoreId}>
           <Cell label="Score" class="num">
-            {score.score}
+            {wholeNumberText(score.score)}
           </Cell>
           <Cell label="Initials" class="initials-cell">
             {score.initials ?? '—'}
           </Cell>
           <Cell label="Source">{score.source}</Cell>
-          <Cell label="Player" class="mono">
-            {score.playerId}
+          <Cell label="Player">
+            <span class="mono">
+              <LongText text={score.playerId} short />
+            </span>
           </Cell>
           <Cell label="Achieved">
             <When at={score.achievedAt} />
@@ -414,17 +466,16 @@ function ScoreRows(props: { scores: AdminScoreView[] }) {
                 removed <When at={score.removedAt} />
               </span>
             ) : (
-              <RowDialog id={`remove-${score.scoreId}`} opener="Remove score" variant="danger">
-                <ApiForm method="POST" action={`/api/admin/scores/${encodeURIComponent(score.scoreId)}/remove`} labelledBy={`remove-${score.scoreId}-heading`} after="refresh" flash={`The score ${score.score} is off the boards.`}>
-                  <h3 id={`remove-${score.scoreId}-heading`}>{`Remove the score ${score.score}`}</h3>
-                  <p>It leaves every board at once; its insertion stays paid. To give the coins back, void the insertion instead.</p>
-                  <TextField id={`remove-reason-${score.scoreId}`} label="Reason" name="reason" required hint="For the audit log (at most 200 characters)." />
-                  <div class="actions">
-                    <Submit variant="danger">Confirm removal</Submit>
-                    <Cancel />
-                  </div>
-                </ApiForm>
-              </RowDialog>
+              <ConfirmDialog
+                id={`remove-${score.scoreId}`}
+                opener="Remove score"
+                title={`Remove the score ${wholeNumberText(score.score)}?`}
+                confirm="Confirm removal"
+                reason="required"
+                request={{ method: 'POST', action: `/api/admin/scores/${encodeURIComponent(score.scoreId)}/remove`, after: 'refresh', flash: `The score ${wholeNumberText(score.score)} is off the boards.` }}
+              >
+                <p>It leaves every board at once and the next best take its place; its insertion stays paid. To give the coins back, void the insertion instead.</p>
+              </ConfirmDialog>
             )}
           </Cell>
         </tr>
@@ -483,13 +534,21 @@ function ScoresSection(props: AdminPageProps) {
         )}
       </div>
       <div class="panel narrow">
-        <ApiForm method="POST" action="/api/admin/insertions/{insertionId}/void" labelledBy="void-heading" after="refresh" flash="Insertion voided: the coins are back in the player's wallet.">
+        <ApiForm method="POST" action="/api/admin/insertions/{insertionId}/void" labelledBy="void-heading" after="refresh" flash="Insertion voided: the coins are back in the player's wallet." confirm="void-confirm">
           <h3 id="void-heading">Void an insertion</h3>
           <p class="hint">Gives the player's coins back, takes the insertion out of the developer's earnings and its score off the boards.</p>
           <TextField id="void-insertion" label="Insertion id" name="insertionId" path required />
           <TextField id="void-reason" label="Reason" name="reason" required hint="For the audit log (at most 200 characters)." />
           <Hidden name="idempotencyKey" value={props.newKey()} />
           <Submit variant="danger">Void</Submit>
+          {/* After "Void", so Enter in a field presses "Void" (the form's first submit button), which asks. */}
+          <ConfirmDialog id="void-confirm" title="Void this insertion?" confirm="Confirm void">
+            <p>
+              Insertion <Echo name="insertionId" />: its coins go back to the player's wallet, it no longer counts in the developer's earnings, and
+              its score leaves every board.
+            </p>
+            <p>A void cannot be undone.</p>
+          </ConfirmDialog>
         </ApiForm>
       </div>
     </Section>
@@ -502,7 +561,8 @@ function AuditSection(props: AdminPageProps) {
     <Section id="audit-log" name="Audit log">
       <div id="audit-region" data-region="">
         <table class="data">
-          <caption>Audit log</caption>
+          {/* Its section's heading above says the same words (docs/pages.md): the caption names the table for assistive technology only. */}
+          <caption class="visually-hidden">Audit log</caption>
           <thead>
             <tr>
               <th scope="col">When</th>
@@ -523,14 +583,20 @@ function AuditSection(props: AdminPageProps) {
                   <Cell label="When">
                     <When at={entry.at} />
                   </Cell>
-                  <Cell label="Actor">{entry.actorEmail}</Cell>
-                  <Cell label="Action" class="mono">
-                    {entry.action}
+                  <Cell label="Actor">
+                    <LongText text={entry.actorEmail} />
                   </Cell>
-                  <Cell label="Target" class="mono">
-                    {`${entry.targetType} ${entry.targetId}`}
+                  {/* The labels a narrow screen shows beside these values stay in the page's font: only the values are code. */}
+                  <Cell label="Action">
+                    <span class="mono">{entry.action}</span>
                   </Cell>
-                  <Cell label="Reason">{entry.reason ?? '—'}</Cell>
+                  <Cell label="Target">
+                    <span class="mono">
+                      {`${entry.targetType} `}
+                      <LongText text={entry.targetId} short />
+                    </span>
+                  </Cell>
+                  <Cell label="Reason">{entry.reason ? <Words text={entry.reason} /> : '—'}</Cell>
                 </tr>
               ))
             )}

@@ -3,11 +3,13 @@
  * ("Preview", "Publish", "Add version") and achievements ("Edit", "Retire", "Add achievement",
  * the 18-icon picker, each one's unlock count).
  */
-import { ApiForm, Cell, Checkbox, Hidden, Icon, IconPicker, NumberField, Submit, TextArea, TextField, When } from '../../web/layout/components';
+import { ApiForm, Cell, Checkbox, Hidden, Icon, IconPicker, LongText, NumberField, Submit, TextArea, TextField, When } from '../../web/layout/components';
+import { wholeNumberText } from '../../web/formats';
+import { ConfirmDialog } from '../../web/layout/confirm-dialog';
 import type { DeveloperViewer } from '../../web/layout/page-auth';
 import type { AchievementDefinitionView } from './achievement-definitions.service';
 import { DeveloperLayout } from './developer-layout';
-import type { GameRecord, VersionRecord } from './game.repository';
+import type { GameRecord, VersionRecord, VersionStatus } from './game.repository';
 
 export interface DeveloperGamePageProps {
   viewer: DeveloperViewer;
@@ -15,6 +17,9 @@ export interface DeveloperGamePageProps {
   versions: VersionRecord[];
   achievements: AchievementDefinitionView[];
 }
+
+/** A version's status in words (CONTRACT §17.2: the next step is said). */
+const VERSION_STATUS: Record<VersionStatus, string> = { pending: 'Waiting for review', approved: 'Approved', rejected: 'Rejected' };
 
 function gamePath(game: GameRecord): string {
   return `/api/portal/games/${encodeURIComponent(game.id)}`;
@@ -34,9 +39,17 @@ function Status(props: { game: GameRecord }) {
         ) : null}
       </p>
       {game.status === 'published' ? (
-        <ApiForm method="POST" action={`${gamePath(game)}/unpublish`} class="row-action" flash="The game is unpublished.">
-          <Submit variant="secondary">Unpublish</Submit>
-        </ApiForm>
+        <ConfirmDialog
+          id="unpublish"
+          opener="Unpublish"
+          openerVariant="secondary"
+          title={`Unpublish “${game.title}”?`}
+          confirm="Confirm unpublish"
+          request={{ method: 'POST', action: `${gamePath(game)}/unpublish`, flash: 'The game is unpublished.' }}
+        >
+          <p>It leaves the catalogue, and players can no longer start it or go on with rounds already under way.</p>
+          <p>Its versions, scores and achievements stay: publish an approved version again whenever you like.</p>
+        </ConfirmDialog>
       ) : null}
       {game.status === 'suspended' ? (
         <p class="notice" data-tone="error">
@@ -97,12 +110,14 @@ function Versions(props: { game: GameRecord; versions: VersionRecord[]; viewer: 
               const live = game.status === 'published' && game.currentVersionId === version.id;
               return (
                 <tr>
-                  <Cell label="Label">{version.label}</Cell>
+                  <Cell label="Label" class="nowrap">
+                    {version.label}
+                  </Cell>
                   <Cell label="Entry URL" class="mono">
-                    {version.entryUrl}
+                    <LongText text={version.entryUrl} />
                   </Cell>
                   <Cell label="Status">
-                    <span class={`status status-${version.status}`}>{version.status}</span>
+                    <span class={`status status-${version.status}`}>{VERSION_STATUS[version.status]}</span>
                     {live ? ' · live' : null}
                   </Cell>
                   <Cell label="Rejection reason">{version.rejectReason ?? '—'}</Cell>
@@ -133,9 +148,9 @@ function Versions(props: { game: GameRecord; versions: VersionRecord[]; viewer: 
         </tbody>
       </table>
       <div class="panel narrow">
-        <ApiForm method="POST" action={`${gamePath(game)}/versions`} labelledBy="add-version-heading" flash="Version added: it is pending review.">
+        <ApiForm method="POST" action={`${gamePath(game)}/versions`} labelledBy="add-version-heading" flash="Version added. It waits for an admin's review: once it is approved, its row offers Publish.">
           <h2 id="add-version-heading">Add version</h2>
-          <TextField id="version-label" label="Label" name="label" required hint="1 to 40 characters, e.g. 1.2.0." />
+          <TextField id="version-label" label="Label" name="label" required hint="1 to 40 characters, e.g. 1.2.0. An admin reviews each new version before you can publish it." />
           <TextField id="version-entry-url" label="Entry URL" name="entryUrl" type="url" required spellcheck={false} hint="An absolute http(s) URL, or a path on this service beginning with /." />
           <Submit>Add version</Submit>
         </ApiForm>
@@ -218,27 +233,29 @@ function Achievements(props: { game: GameRecord; achievements: AchievementDefini
                   <Icon iconKey={achievement.iconKey} /> <span class="hint">{achievement.iconKey}</span>
                 </Cell>
                 <Cell label="Key" class="mono">
-                  {achievement.key}
+                  <LongText text={achievement.key} />
                 </Cell>
                 <Cell label="Name">{achievement.name}</Cell>
                 <Cell label="Description">{achievement.description}</Cell>
                 <Cell label="Secret">{achievement.secret ? 'yes' : 'no'}</Cell>
                 <Cell label="Status">{achievement.status}</Cell>
                 <Cell label="Unlocks" class="num">
-                  {String(achievement.unlockCount)}
+                  {wholeNumberText(achievement.unlockCount)}
                 </Cell>
                 <Cell label="Actions">
                   <div class="actions">
                     <EditAchievement game={game} achievement={achievement} index={index} />
                     {achievement.status === 'active' ? (
-                      <ApiForm
-                        method="POST"
-                        action={`${gamePath(game)}/achievements/${encodeURIComponent(achievement.key)}/retire`}
-                        class="row-action"
-                        flash={`${achievement.name} is retired.`}
+                      <ConfirmDialog
+                        id={`retire-${index}`}
+                        opener="Retire"
+                        title={`Retire “${achievement.name}”?`}
+                        confirm="Confirm retire"
+                        request={{ method: 'POST', action: `${gamePath(game)}/achievements/${encodeURIComponent(achievement.key)}/retire`, flash: `${achievement.name} is retired.` }}
                       >
-                        <Submit variant="danger">Retire</Submit>
-                      </ApiForm>
+                        <p>Players who have it keep it; nobody can unlock it any more.</p>
+                        <p>A retired achievement cannot be made active again, and it still counts toward the 50 a game may have.</p>
+                      </ConfirmDialog>
                     ) : null}
                   </div>
                 </Cell>

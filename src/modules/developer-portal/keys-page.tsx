@@ -1,5 +1,6 @@
 /** `/developer/keys` (spec §5, CONTRACT §17.1): create a key (shown once, with "Copy key"), list and revoke keys. */
-import { ApiForm, Cell, Select, Submit, TextField, When } from '../../web/layout/components';
+import { ApiForm, Cell, LongText, Select, Submit, TextField, When } from '../../web/layout/components';
+import { ConfirmDialog } from '../../web/layout/confirm-dialog';
 import type { DeveloperViewer } from '../../web/layout/page-auth';
 import type { ApiKeyRow } from './api-key.repository';
 import { DeveloperLayout } from './developer-layout';
@@ -63,7 +64,9 @@ export function KeysPage(props: { viewer: DeveloperViewer; keys: ApiKeyRow[] }) 
                 <tr data-key-id={key.id}>
                   <Cell label="Name">{key.name}</Cell>
                   <Cell label="Kind">{key.kind}</Cell>
-                  <Cell label="Prefix" class="mono">{`${key.prefix}…`}</Cell>
+                  <Cell label="Prefix" class="mono">
+                    <LongText text={`${key.prefix}…`} />
+                  </Cell>
                   <Cell label="Created">
                     <When at={key.createdAt} />
                   </Cell>
@@ -76,9 +79,21 @@ export function KeysPage(props: { viewer: DeveloperViewer; keys: ApiKeyRow[] }) 
                         Revoked <When at={key.revokedAt} />
                       </>
                     ) : (
-                      <ApiForm method="DELETE" action={`/api/portal/keys/${encodeURIComponent(key.id)}`} after="refresh" flash={`Key ${key.name} revoked.`} class="row-action">
-                        Active <Submit variant="danger">Revoke</Submit>
-                      </ApiForm>
+                      <div class="row-action">
+                        Active
+                        <ConfirmDialog
+                          id={`revoke-${key.id}`}
+                          opener="Revoke"
+                          title={`Revoke the key “${key.name}”?`}
+                          confirm="Confirm revoke"
+                          request={{ method: 'DELETE', action: `/api/portal/keys/${encodeURIComponent(key.id)}`, after: 'refresh', flash: `Key ${key.name} revoked.` }}
+                        >
+                          <p>
+                            Requests that send it (<code>{`${key.prefix}…`}</code>) are refused from the moment you confirm, and it cannot be turned back on:
+                            whatever uses it needs a new key.
+                          </p>
+                        </ConfirmDialog>
+                      </div>
                     )}
                   </Cell>
                 </tr>
