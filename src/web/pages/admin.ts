@@ -6,6 +6,7 @@
  * form itself is not replaced, so typing goes on undisturbed. Without the script the forms submit
  * as plain GET forms to the same address.
  */
+import { wholeNumberText } from '../formats';
 import { refreshRegions } from './api-forms';
 
 const TYPING_PAUSE_MS = 250;
@@ -24,7 +25,33 @@ function addressFor(form: HTMLFormElement, win: Window): string {
   return url.pathname + url.search + url.hash;
 }
 
+/** What a `{name}` of a success message reads: the form's field, coins as `1 coin` or `1,250 coins`. */
+function fieldText(form: HTMLFormElement, name: string): string | undefined {
+  const field = form.elements.namedItem(name);
+  if (!(field instanceof HTMLInputElement)) return undefined;
+  const value = field.value.trim();
+  if (field.type !== 'number' || !/^\d+$/.test(value)) return value;
+  return name === 'coins' ? `${wholeNumberText(value)} ${value === '1' ? 'coin' : 'coins'}` : wholeNumberText(value);
+}
+
+/**
+ * A success message that names what was typed ("Credited {coins} to Ada."): filled in from the
+ * form as it is sent, before the form script reads it (this listener captures, that one bubbles).
+ */
+function fillSuccessMessage(form: HTMLFormElement): void {
+  const template = (form.dataset.flashTemplate ??= form.dataset.flash);
+  if (!template?.includes('{')) return;
+  form.dataset.flash = template.replace(/\{(\w+)\}/g, (placeholder, name: string) => fieldText(form, name) ?? placeholder);
+}
+
 export function startAdmin(doc: Document, win: Window): void {
+  doc.addEventListener(
+    'submit',
+    (event) => {
+      if (event.target instanceof HTMLFormElement && event.target.dataset.apiMethod) fillSuccessMessage(event.target);
+    },
+    true,
+  );
   let latest = 0;
   const show = (form: HTMLFormElement): void => {
     const address = addressFor(form, win);
