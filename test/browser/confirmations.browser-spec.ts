@@ -75,7 +75,10 @@ describe('destructive actions ask first (CONTRACT §17.2)', () => {
     const retire = row.getByRole('button', { name: 'Retire', exact: true });
 
     let dialog = await ask(page, row, retire, 'Retire “First Coin”?', 'Confirm retire');
-    expect(await dialog.textContent()).toContain('Players who have it keep it');
+    // What will happen is the dialog's description, read out as it opens.
+    expect(await dialog.evaluate((element) => document.getElementById(element.getAttribute('aria-describedby')!)?.textContent)).toContain(
+      'Players who have it keep it; nobody can unlock it any more.',
+    );
     await screenshot(page, 'confirm-retire');
     await dismiss(page, dialog, 'Retire');
     dialog = await ask(page, row, retire, 'Retire “First Coin”?', 'Confirm retire');

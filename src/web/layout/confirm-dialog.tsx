@@ -44,10 +44,14 @@ export function Echo(props: { name: string }) {
 
 export function ConfirmDialog(props: ConfirmDialogProps) {
   const headingId = `${props.id}-heading`;
+  // Read out with the dialog's name when it opens: what will happen.
+  const textId = `${props.id}-text`;
   const body = (
     <>
       <h2 id={headingId}>{props.title}</h2>
-      <div class="confirm-text">{props.children}</div>
+      <div id={textId} class="confirm-text">
+        {props.children}
+      </div>
       {props.reason ? (
         <TextField id={`${props.id}-reason`} label="Reason" name="reason" required={props.reason === 'required'} optional={props.reason === 'optional'} hint={REASON_HINTS[props.reason]} />
       ) : null}
@@ -63,7 +67,7 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
   );
   if (!props.request) {
     return (
-      <dialog id={props.id} class="confirm" aria-labelledby={headingId}>
+      <dialog id={props.id} class="confirm" aria-labelledby={headingId} aria-describedby={textId}>
         {body}
       </dialog>
     );
@@ -74,7 +78,7 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
         {props.opener}
       </button>
       <template id={props.id}>
-        <dialog class="confirm" aria-labelledby={headingId}>
+        <dialog class="confirm" aria-labelledby={headingId} aria-describedby={textId}>
           <ApiForm {...props.request} labelledBy={headingId}>
             {body}
           </ApiForm>
