@@ -51,7 +51,7 @@ export function EarningsChart(props: { days: ChartDay[]; label: string }) {
             </text>
           ))}
         </svg>
-        <svg class="chart-plot" role="img" aria-label={props.label} viewBox={`0 0 ${width} 100`} preserveAspectRatio="none" xmlns="http://www.w3.org/2000/svg">
+        <svg role="img" aria-label={props.label} class="chart-plot" viewBox={`0 0 ${width} 100`} preserveAspectRatio="none" xmlns="http://www.w3.org/2000/svg">
           <title>{props.label}</title>
           {ticks
             .filter((tick) => tick.mills !== 0)
