@@ -1,31 +1,132 @@
 /**
  * The players' pages: the catalogue (`/`), a game's page (`/games/{slug}`) and the host page that
- * runs a game (`/play/{slug}`). The catalogue and game pages read the public API in the browser;
- * the host page alone carries the game's entry URL (CONTRACT §16.25).
+ * runs a game (`/play/{slug}`). The catalogue is rendered here, search and paging included (it
+ * works without script); the game page reads the board and achievements from the public API in
+ * the browser; the host page alone carries the game's entry URL (CONTRACT §16.25).
  */
+import type { CatalogueGame } from '../modules/catalogue';
 import { BuyCoins, PackOnSale } from '../modules/payments';
 
+import { wholeNumberText } from './formats';
+import { ICON_NODES } from './icons';
+import { SvgIcon } from './layout/components';
 import { Layout, Viewer } from './layout/layout';
 import { VerifyEmailNotice } from './verify-email-notice';
 
-export function CataloguePage(props: { viewer: Viewer | null }) {
+function coins(n: number): string {
+  return `${wholeNumberText(n)} ${n === 1 ? 'coin' : 'coins'}`;
+}
+
+/** What the catalogue shows: a page of games, the search typed (trimmed; '' for none) and why it was refused. */
+export interface CatalogueView {
+  games: CatalogueGame[];
+  /** The address of the next page, null on the last. */
+  morePath: string | null;
+  query: string;
+  queryError: string | null;
+}
+
+/**
+ * A game's picture beside its name: decorative (alt="": the title next to it says everything a
+ * screen reader needs), a drawn placeholder when the game has none.
+ */
+function Thumbnail(props: { url: string | null; class: string; eager?: boolean }) {
+  return props.url ? (
+    <img class={props.class} src={props.url} alt="" width={640} height={360} loading={props.eager ? 'eager' : 'lazy'} decoding="async" />
+  ) : (
+    <span class={`${props.class} thumb-placeholder`} aria-hidden="true">
+      <SvgIcon node={ICON_NODES.joystick} />
+    </span>
+  );
+}
+
+function GameCard(props: { game: CatalogueGame; index: number }) {
+  const { game } = props;
+  const href = `/games/${encodeURIComponent(game.slug)}`;
+  return (
+    <li class="card">
+      {/* The picture leads to the game too, for the mouse; keyboard and screen reader use the title's link. */}
+      <a class="card-face" href={href} tabindex={-1} aria-hidden="true">
+        <Thumbnail url={game.thumbnailUrl} class="card-thumb" eager={props.index < 4} />
+      </a>
+      <h3>
+        <a href={href}>{game.title}</a>
+      </h3>
+      {game.description ? <p class="card-description">{game.description}</p> : null}
+      <p class="price">{`${coins(game.coinsPerCredit)} per credit`}</p>
+      <a href={`/play/${encodeURIComponent(game.slug)}`} class="button primary">
+        Play
+      </a>
+    </li>
+  );
+}
+
+function SearchForm(props: { query: string; error: string | null }) {
+  return (
+    <form class="search" role="search" method="get" action="/">
+      <div class="field">
+        <label for="search-games">Search games</label>
+        <div class="search-row">
+          <input
+            id="search-games"
+            type="search"
+            name="query"
+            value={props.query}
+            maxlength={100}
+            autocomplete="off"
+            spellcheck={false}
+            aria-describedby="search-games-hint"
+            aria-invalid={props.error ? 'true' : undefined}
+          />
+          <button type="submit" class="button secondary">
+            Search
+          </button>
+        </div>
+        <small id="search-games-hint" class="hint">
+          A title or a slug, or a part of one.
+        </small>
+      </div>
+      <p class="form-error" role="alert">
+        {props.error ?? ''}
+      </p>
+    </form>
+  );
+}
+
+export function CataloguePage(props: { viewer: Viewer | null; view: CatalogueView }) {
+  const { games, query, queryError, morePath } = props.view;
+  const searched = query !== '' && !queryError;
   return (
     <Layout title="Play" viewer={props.viewer} page="catalogue" section="games" path="/">
       <section class="hero">
         <h1>Insert coin</h1>
         <p>Pick a game, drop a coin, chase the high score.</p>
       </section>
-      <h2 id="games-heading">Games</h2>
+      <div class="catalogue-head">
+        <h2 id="games-heading">Games</h2>
+        <SearchForm query={query} error={queryError} />
+      </div>
       <p class="status" id="games-status" role="status">
-        Loading games…
+        {searched ? (
+          <>
+            {games.length === 0 ? `No games match “${query}”.` : `Games whose title or slug contains “${query}”.`} <a href="/">Show all games</a>
+          </>
+        ) : games.length === 0 ? (
+          'No games are published yet.'
+        ) : (
+          ''
+        )}
       </p>
-      <ul class="cards" id="games" aria-labelledby="games-heading"></ul>
-      <button type="button" class="button secondary" id="more" hidden>
-        More games
-      </button>
-      <noscript>
-        <p>The game list needs JavaScript.</p>
-      </noscript>
+      <ul class="cards" id="games" aria-labelledby="games-heading">
+        {games.map((game, index) => (
+          <GameCard game={game} index={index} />
+        ))}
+      </ul>
+      {morePath ? (
+        <a class="button secondary" href={morePath} rel="next">
+          More games
+        </a>
+      ) : null}
     </Layout>
   );
 }
@@ -55,17 +156,30 @@ function YourBest(props: { viewer: Viewer | null; path: string }) {
   );
 }
 
-export function GamePage(props: { viewer: Viewer | null; slug: string; title: string }) {
+/** A game's description as its developer wrote it: plain text, its line breaks kept (CSS `white-space: pre-line`). */
+function Description(props: { text: string | null }) {
+  return props.text ? (
+    <p class="game-description" data-testid="game-description">
+      {props.text}
+    </p>
+  ) : null;
+}
+
+export function GamePage(props: { viewer: Viewer | null; slug: string; title: string; description: string | null; thumbnailUrl: string | null }) {
   const path = `/games/${props.slug}`;
   return (
     <Layout title={props.title} viewer={props.viewer} page="game" section="games" path={path} data={{ slug: props.slug }}>
       <div data-testid="game-page">
-        <section class="hero">
-          <h1 id="game-title">{props.title}</h1>
-          <p id="game-price" class="price"></p>
-          <a class="button primary" id="play" href={`/play/${props.slug}`}>
-            Play
-          </a>
+        <section class={`hero game-hero${props.thumbnailUrl ? ' with-thumb' : ''}`}>
+          {props.thumbnailUrl ? <Thumbnail url={props.thumbnailUrl} class="game-thumb" eager /> : null}
+          <div class="game-hero-text">
+            <h1 id="game-title">{props.title}</h1>
+            <Description text={props.description} />
+            <p id="game-price" class="price"></p>
+            <a class="button primary" id="play" href={`/play/${props.slug}`}>
+              Play
+            </a>
+          </div>
         </section>
         <p class="status" id="game-status" role="status"></p>
         <div class="columns">
@@ -112,6 +226,8 @@ export function GamePage(props: { viewer: Viewer | null; slug: string; title: st
 export interface HostedGame {
   slug: string;
   title: string;
+  /** Shown under the game (CONTRACT §17.2); null when none. */
+  description: string | null;
   entryUrl: string;
   preview: boolean;
   /** The version a preview plays when the developer named one (`?version=`). */
@@ -180,6 +296,12 @@ export function HostPage(props: { viewer: Viewer; game: HostedGame; packs: PackO
           <small id="initials-more" hidden></small>
         </form>
         <div id="stage" class="stage"></div>
+        {game.description ? (
+          <section class="game-about" aria-labelledby="about-heading">
+            <h2 id="about-heading">About this game</h2>
+            <Description text={game.description} />
+          </section>
+        ) : null}
         {/* CONTRACT §17.2: a full-screen layer that clicks and keys pass through to the game, announced as a status, gone by itself. */}
         <div class="celebration" data-testid="celebration" role="status" hidden>
           <div class="celebration-card">

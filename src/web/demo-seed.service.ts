@@ -1,12 +1,15 @@
 import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import sharp from 'sharp';
 import { CONFIG, Config } from '../config';
 import { UnitOfWork } from '../database/unit-of-work';
 import { AchievementDefinitionsService } from '../modules/developer-portal';
 import { DevelopersService } from '../modules/developer-portal';
 import { GamesService } from '../modules/developer-portal';
+import { GameThumbnailsService } from '../modules/developer-portal';
 import { AccountsService } from '../modules/identity';
 import { normalizeEmail } from '../modules/identity';
 import { WalletService } from '../modules/wallet';
+import { DEMO_THUMBNAIL_SVG } from './demo-thumbnail';
 
 /** The demo world's fixed accounts (CONTRACT §1): only ever seeded when SEED_DEMO is on. */
 export const DEMO = {
@@ -14,7 +17,14 @@ export const DEMO = {
   developer: { email: 'developer@demo.arcade.test', password: 'demo-developer-pass', displayName: 'Demo Studio' },
   player: { email: 'player@demo.arcade.test', password: 'demo-player-pass', displayName: 'Demo Player' },
   playerCoins: 100,
-  game: { slug: 'coin-clicker', title: 'Coin Clicker', coinsPerCredit: 2, maxScore: 100_000, entryUrl: '/demo-games/coin-clicker/' },
+  game: {
+    slug: 'coin-clicker',
+    title: 'Coin Clicker',
+    coinsPerCredit: 2,
+    maxScore: 100_000,
+    entryUrl: '/demo-games/coin-clicker/',
+    description: 'Tap the coin as fast as you can: every tap is worth 10 points.\nA round lasts ten seconds, and a credit costs two coins.\n\nFour achievements to unlock, one of them a secret.',
+  },
   achievements: [
     { key: 'first-coin', name: 'First Coin', description: 'Insert your first coin.', iconKey: 'coin', secret: false },
     { key: 'quick-fingers', name: 'Quick Fingers', description: 'Tap the coin 10 times in one round.', iconKey: 'bolt', secret: false },
@@ -32,7 +42,7 @@ export interface DemoWorld {
 
 /**
  * Seeds the demo world on an empty database (SEED_DEMO): an admin, a developer with the published
- * Coin Clicker and four achievements (one secret), and a verified player holding 100 coins. Built
+ * Coin Clicker (with its description and thumbnail) and four achievements (one secret), and a verified player holding 100 coins. Built
  * through the identity, developer-portal and wallet services in one transaction; an advisory lock
  * makes instances that start together seed it once.
  */
@@ -47,6 +57,7 @@ export class DemoSeedService implements OnApplicationBootstrap {
     private readonly accounts: AccountsService,
     private readonly developers: DevelopersService,
     private readonly games: GamesService,
+    private readonly thumbnails: GameThumbnailsService,
     private readonly achievements: AchievementDefinitionsService,
     private readonly wallets: WalletService,
   ) {}
@@ -77,8 +88,12 @@ export class DemoSeedService implements OnApplicationBootstrap {
     if (withAdmin) await this.accounts.createReadyAccount({ ...DEMO.admin, admin: true });
     const developerAccount = await this.accounts.createReadyAccount({ ...DEMO.developer, admin: false });
     const { developer } = await this.developers.become(developerAccount, DEMO.developer.displayName);
-    const { slug, title, coinsPerCredit, maxScore, entryUrl } = DEMO.game;
+    const { slug, title, coinsPerCredit, maxScore, entryUrl, description } = DEMO.game;
     const game = await this.games.create(developer.developerId, { slug, title, coinsPerCredit, maxScore });
+    // Its face: the description, and the drawing rendered to a PNG and uploaded as a developer would.
+    await this.games.update(developer.developerId, game.gameId, { description });
+    const picture = await sharp(Buffer.from(DEMO_THUMBNAIL_SVG)).png().toBuffer();
+    await this.thumbnails.upload(developer.developerId, game.gameId, { bytes: picture, typeAccepted: true });
     // The developer's own actions are audited as theirs; the approval is the seed's, nobody's.
     const actor = { actorId: developerAccount, requestId: null };
     const version = await this.games.addVersion(actor, developer.developerId, game.gameId, { label: '1.0.0', entryUrl });

@@ -2,19 +2,24 @@ import { Controller, Get, Inject, Param, Query, Res } from '@nestjs/common';
 import { ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { h } from 'preact';
+import { InvalidRequestError } from '../errors/app-error';
 import { isPlainHost } from '../http/host-name';
 import { hostCsp } from '../http/html-page';
-import { GamesService } from '../modules/developer-portal';
+import { CATALOGUE_QUERY_MAX_LENGTH, CatalogueService } from '../modules/catalogue';
+import { GamesService, thumbnailUrlOf } from '../modules/developer-portal';
 import { CONFIG, Config } from '../config';
 import { coinPacksOf, packView } from '../modules/payments';
 import type { PackOnSale } from '../modules/payments';
-import { CataloguePage, GamePage, HostPage } from './arcade-pages';
+import { CataloguePage, CatalogueView, GamePage, HostPage } from './arcade-pages';
 import { sendPage, Viewer } from './layout/layout';
 import { CurrentViewer, OptionalViewer, Page, PageNotFound } from './layout/page-auth';
 
 const SLUG = /^[a-z0-9-]{1,64}$/;
 const ID = /^[A-Za-z0-9-]{1,64}$/;
 const SLUG_PARAM = { name: 'slug', description: 'The game slug', example: 'coin-clicker', schema: { type: 'string', pattern: '^[a-z0-9-]+$', maxLength: 64 } } as const;
+
+/** Games on one page of the catalogue. */
+const CATALOGUE_PAGE = 24;
 
 /**
  * The CSP source that lets the host page frame exactly the game's entry origin. A host refused
@@ -37,27 +42,50 @@ export class PagesController {
 
   constructor(
     private readonly games: GamesService,
+    private readonly catalogueGames: CatalogueService,
     @Inject(CONFIG) config: Config,
   ) {
     this.packs = coinPacksOf(config.coinPacks).map(packView);
   }
 
   @Get()
-  @Page('anyone', { summary: 'The catalogue page (HTML)', description: 'Published games, read by the page from GET /api/games.' })
-  catalogue(@OptionalViewer() viewer: Viewer | null, @Res() res: Response): void {
-    sendPage(res, h(CataloguePage, { viewer }));
+  @Page('anyone', {
+    summary: 'The catalogue page (HTML)',
+    description: 'Published games with their thumbnails, 24 a page ("More games" links the next), and the searchbox "Search games" (a GET form: `query`).',
+  })
+  @ApiQuery({ name: 'query', required: false, description: 'Only games whose title or slug contains this (1 to 100 characters, any case)', schema: { type: 'string', maxLength: 100 } })
+  @ApiQuery({ name: 'cursor', required: false, description: 'The page after this one ("More games")', schema: { type: 'string', maxLength: 512 } })
+  async catalogue(@OptionalViewer() viewer: Viewer | null, @Query('query') queryParam: unknown, @Query('cursor') cursorParam: unknown, @Res() res: Response): Promise<void> {
+    sendPage(res, h(CataloguePage, { viewer, view: await this.catalogueView(queryParam, cursorParam) }));
+  }
+
+  /** The page's search as typed (trimmed), or none; a cursor that cannot be read starts from the first page. */
+  private async catalogueView(queryParam: unknown, cursorParam: unknown): Promise<CatalogueView> {
+    const typed = typeof queryParam === 'string' ? queryParam.trim() : '';
+    const queryError = typed.length > CATALOGUE_QUERY_MAX_LENGTH ? `Search games: use at most ${CATALOGUE_QUERY_MAX_LENGTH} characters.` : null;
+    const query = typed === '' || queryError ? undefined : typed;
+    const cursor = typeof cursorParam === 'string' && cursorParam.length <= 512 ? cursorParam : undefined;
+    let page;
+    try {
+      page = await this.catalogueGames.list(CATALOGUE_PAGE, cursor, query);
+    } catch (error) {
+      if (!(error instanceof InvalidRequestError) || cursor === undefined) throw error;
+      page = await this.catalogueGames.list(CATALOGUE_PAGE, undefined, query);
+    }
+    const next = page.nextCursor === null ? null : new URLSearchParams({ ...(query ? { query } : {}), cursor: page.nextCursor });
+    return { games: page.games, morePath: next ? `/?${next.toString()}` : null, query: typed.slice(0, CATALOGUE_QUERY_MAX_LENGTH * 2), queryError };
   }
 
   @Get('games/:slug')
   @Page('anyone', {
-    summary: 'A game page (HTML): leaderboard (all time / this week) and achievements',
+    summary: 'A game page (HTML): thumbnail and description, leaderboard (all time / this week) and achievements',
     description: 'Read by the page from GET /api/games/{slug} and GET /api/games/{slug}/scores; secret achievements are masked. Unknown or unpublished: the 404 page.',
   })
   @ApiParam(SLUG_PARAM)
   async game(@OptionalViewer() viewer: Viewer | null, @Param('slug') slug: string, @Res() res: Response): Promise<void> {
     const game = SLUG.test(slug) ? await this.games.findBySlug(slug) : undefined;
     if (!game || game.status !== 'published') throw new PageNotFound();
-    sendPage(res, h(GamePage, { viewer, slug: game.slug, title: game.title }));
+    sendPage(res, h(GamePage, { viewer, slug: game.slug, title: game.title, description: game.description || null, thumbnailUrl: thumbnailUrlOf(game) }));
   }
 
   @Get('play/:slug')
@@ -102,7 +130,11 @@ export class PagesController {
     if (!version) throw new PageNotFound();
     sendPage(
       res,
-      h(HostPage, { viewer, game: { slug: game.slug, title: game.title, entryUrl: version.entryUrl, preview, versionId: preview && namedVersion ? version.id : null }, packs: this.packs }),
+      h(HostPage, {
+        viewer,
+        game: { slug: game.slug, title: game.title, description: game.description || null, entryUrl: version.entryUrl, preview, versionId: preview && namedVersion ? version.id : null },
+        packs: this.packs,
+      }),
       { csp: hostCsp(frameSource(version.entryUrl)) },
     );
   }

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AchievementsModule } from '../modules/achievements';
+import { CatalogueModule } from '../modules/catalogue';
 import { DeveloperPortalModule } from '../modules/developer-portal';
 import { IdentityModule } from '../modules/identity';
 import { PaymentsModule } from '../modules/payments';
@@ -12,7 +13,7 @@ import { WebAssetsService } from './web-assets.service';
 
 /** The browser side: SDK, host page, catalogue, game and profile pages, demo games, the demo world. */
 @Module({
-  imports: [IdentityModule, DeveloperPortalModule, WalletModule, AchievementsModule, PaymentsModule],
+  imports: [IdentityModule, DeveloperPortalModule, WalletModule, AchievementsModule, PaymentsModule, CatalogueModule],
   controllers: [StaticController, PagesController, MePageController],
   providers: [WebAssetsService, DemoSeedService],
 })

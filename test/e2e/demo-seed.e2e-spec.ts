@@ -28,7 +28,18 @@ describe('demo world (SEED_DEMO, CONTRACT §1)', () => {
 
       // What a visitor and the demo player see, through the public API.
       const catalogue = await a.http().get('/api/games').expect(200);
-      expect(catalogue.body.games).toEqual([{ slug: 'coin-clicker', title: 'Coin Clicker', coinsPerCredit: DEMO.game.coinsPerCredit }]);
+      expect(catalogue.body.games).toEqual([
+        {
+          slug: 'coin-clicker',
+          title: 'Coin Clicker',
+          coinsPerCredit: DEMO.game.coinsPerCredit,
+          description: DEMO.game.description,
+          thumbnailUrl: expect.stringMatching(/^\/media\/games\/[0-9a-f-]{36}\/thumbnail-[0-9a-f]{16}\.webp$/),
+        },
+      ]);
+      // The game has a face in the catalogue (CONTRACT §17.2): the other instance serves it too.
+      const thumbnail = await b.http().get(catalogue.body.games[0].thumbnailUrl).expect(200);
+      expect(thumbnail.headers['content-type']).toBe('image/webp');
       const game = await a.http().get('/api/games/coin-clicker').expect(200);
       expect(game.body.achievements).toHaveLength(4);
       expect(game.body.achievements.filter((x: { secret: boolean }) => x.secret)).toEqual([

@@ -9,6 +9,7 @@ import { ConfirmDialog } from '../../web/layout/confirm-dialog';
 import type { DeveloperViewer } from '../../web/layout/page-auth';
 import type { AchievementDefinitionView } from './achievement-definitions.service';
 import { DeveloperLayout } from './developer-layout';
+import { DescriptionField, ThumbnailSettings } from './game-face-settings';
 import type { GameRecord, VersionRecord, VersionStatus } from './game.repository';
 
 export interface DeveloperGamePageProps {
@@ -70,6 +71,7 @@ function Settings(props: { game: GameRecord }) {
         <TextField id="settings-title" label="Title" name="title" value={game.title} required hint="1 to 80 characters." />
         <NumberField id="settings-price" label="Coins per credit" name="coinsPerCredit" value={game.coinsPerCredit} min={1} max={5} required hint="1 to 5 coins; running play sessions keep their price." />
         <NumberField id="settings-max-score" label="Max score" name="maxScore" value={game.maxScore} min={0} hint="Scores above it are refused (at most 9007199254740991)." />
+        <DescriptionField value={game.description} />
         <Submit>Save</Submit>
       </ApiForm>
     </div>
@@ -283,6 +285,7 @@ export function DeveloperGamePage(props: DeveloperGamePageProps) {
       <p class="lead mono">/play/{game.slug}</p>
       <Status game={game} />
       <Settings game={game} />
+      <ThumbnailSettings game={game} />
       <Versions game={game} versions={props.versions} viewer={props.viewer} />
       <Achievements game={game} achievements={props.achievements} />
     </DeveloperLayout>

@@ -48,6 +48,6 @@ import { GamesService } from './games.service';
     ApiKeysService,
     ApiKeyAuthenticator,
   ],
-  exports: [GamesService, DevelopersService, AchievementDefinitionsService],
+  exports: [GamesService, GameThumbnailsService, DevelopersService, AchievementDefinitionsService],
 })
 export class DeveloperPortalModule {}

@@ -3,6 +3,7 @@ export { DeveloperPortalModule } from './developer-portal.module';
 export { AchievementDefinitionsService } from './achievement-definitions.service';
 export { DevelopersService } from './developers.service';
 export { GamesService } from './games.service';
+export { GameThumbnailsService } from './game-thumbnails.service';
 export type { AdminGameView, GameStatus, GameView, ReviewView, VersionView } from './games.service';
 export { ApiKeyAuth, CurrentApiKey } from './api-key.decorators';
 export type { ApiKeyContext } from './api-key.decorators';

@@ -1,7 +1,7 @@
 /**
  * The script of every server-rendered page: API forms and small controls everywhere, plus the
- * catalogue (`/`) and game (`/games/{slug}`) pages, which read the public HTTP API (CONTRACT §5;
- * spec §4.7).
+ * game page (`/games/{slug}`), which reads the public HTTP API (CONTRACT §5; spec §4.7), and the
+ * thumbnail upload of a developer's game page.
  */
 import { dateText, wholeNumberText } from '../formats';
 import { iconNode, SECRET_ICON } from '../icons';
@@ -12,6 +12,7 @@ import { startControls } from './controls';
 import { startConfirmDialogs } from './confirm-dialog';
 import { startAdmin } from './admin';
 import { startVerifyEmail } from './verify-email';
+import { startThumbnailUpload } from './thumbnail-upload';
 
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- our API's JSON answer, read field by field
@@ -31,39 +32,7 @@ function el<K extends keyof HTMLElementTagNameMap>(doc: Document, tag: K, props:
 }
 
 function coins(n: number): string {
-  return `${n} ${n === 1 ? 'coin' : 'coins'}`;
-}
-
-async function renderCatalogue(doc: Document): Promise<void> {
-  const list = doc.getElementById('games')!;
-  const status = doc.getElementById('games-status')!;
-  const more = doc.getElementById('more') as HTMLButtonElement;
-  let cursor: string | null = null;
-
-  async function load(): Promise<void> {
-    more.disabled = true;
-    const answer = await getJson(`/api/games?limit=24${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
-    more.disabled = false;
-    if (answer.status !== 200) {
-      status.textContent = 'The games could not be loaded. Reload the page to try again.';
-      return;
-    }
-    for (const game of answer.body.games as { slug: string; title: string; coinsPerCredit: number }[]) {
-      list.append(
-        el(doc, 'li', { className: 'card' },
-          el(doc, 'h3', {}, el(doc, 'a', { href: `/games/${encodeURIComponent(game.slug)}` }, game.title)),
-          el(doc, 'p', { className: 'price' }, `${coins(game.coinsPerCredit)} per credit`),
-          el(doc, 'a', { href: `/play/${encodeURIComponent(game.slug)}`, className: 'button primary' }, 'Play'),
-        ),
-      );
-    }
-    cursor = answer.body.nextCursor ?? null;
-    more.hidden = cursor === null;
-    status.textContent = list.children.length === 0 ? 'No games are published yet.' : '';
-  }
-
-  more.addEventListener('click', () => void load());
-  await load();
+  return `${wholeNumberText(n)} ${n === 1 ? 'coin' : 'coins'}`;
 }
 
 async function renderGame(doc: Document): Promise<void> {
@@ -183,7 +152,7 @@ export function startPages(doc: Document, win: Window): void {
   startVerifyEmail(doc);
   showStoredFlash(doc, win);
   const page = doc.body.dataset.page;
-  if (page === 'catalogue') void renderCatalogue(doc);
   if (page === 'game') void renderGame(doc);
   if (page === 'admin') startAdmin(doc, win);
+  if (page === 'developer-game') startThumbnailUpload(doc);
 }
