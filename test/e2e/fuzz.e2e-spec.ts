@@ -181,10 +181,13 @@ describe('fuzzing every operation of /openapi.json', () => {
       // Payment webhooks read the provider's raw bytes, whatever the media type: unsigned, every body
       // but an oversized one is 400 INVALID_SIGNATURE before it is read as JSON (purchases.e2e-spec.ts).
       const webhook = path.startsWith('/webhooks/payments/');
+      // A thumbnail upload's body is the image itself (CONTRACT §17.2): any bytes up to 2 MB are read
+      // raw, and the caller (a player here, not a developer) is refused before they are looked at.
+      const thumbnail = method === 'put' && path === '/api/portal/games/{gameId}/thumbnail';
       const url = webhook ? path.replace('{provider}', 'sandbox') : path.replace(/\{(\w+)\}/g, () => w.players[0].sessionId);
       const nonJson = [NON_JSON_TYPES[index % NON_JSON_TYPES.length]!, NON_JSON_TYPES[(index + 1) % NON_JSON_TYPES.length]!];
       for (const [type, body, anyStatus, anyError] of [...odd, ...nonJson.map((t): [string, string, number, string] => [t, `{"v":"${ECHO_MARKER}"}`, 415, 'UNSUPPORTED_MEDIA_TYPE'])]) {
-        const [status, error] = webhook && anyStatus !== 413 ? [400, 'INVALID_SIGNATURE'] : [anyStatus, anyError];
+        const [status, error] = thumbnail ? [403, 'FORBIDDEN'] : webhook && anyStatus !== 413 ? [400, 'INVALID_SIGNATURE'] : [anyStatus, anyError];
         cases.requests += 1;
         const res = await t.http()[method as 'get'](url).set('Cookie', w.players[0].user.cookie).set('Content-Type', type).send(body);
         assertAnswer(res, `${method.toUpperCase()} ${url} ${type} ${body.slice(0, 40)}`);

@@ -177,9 +177,10 @@ describe('OWASP API Security Top 10 (2023)', () => {
   describe('API3 broken object property level authorisation', () => {
     it('refuses extra properties on every endpoint that takes a body', async () => {
       const doc: OpenApiDoc = (await t.http().get('/openapi.json').expect(200)).body;
-      // Payment webhooks take the provider's own events, authenticated by their signature (purchases.e2e-spec.ts).
+      // Payment webhooks take the provider's own events, authenticated by their signature (purchases.e2e-spec.ts);
+      // a thumbnail upload takes the image itself, which has no properties (game-face.e2e-spec.ts: JSON there is 415).
       const withBody = Object.entries(doc.paths)
-        .filter(([path]) => !path.startsWith('/webhooks/'))
+        .filter(([path]) => !path.startsWith('/webhooks/') && path !== '/api/portal/games/{gameId}/thumbnail')
         .flatMap(([path, methods]) => Object.entries(methods).filter(([, op]) => op.requestBody).map(([method]) => ({ path, method })));
       expect(withBody.length).toBeGreaterThan(15);
       const idFor = (path: string, name: string): string =>
