@@ -173,6 +173,23 @@ describe('games have a face (CONTRACT §17.2, issue 27 item 13)', () => {
       expectError(await put(dev, game.gameId, Buffer.alloc(TWO_MB, 1), 'image/png'), 400, 'INVALID_REQUEST');
     });
 
+    it('takes uploads that arrive together one at a time: each answers 200 (or 503 to retry when too many wait), and the last stored is one of them', async () => {
+      const game = await createGame(t, dev);
+      const pictures = await Promise.all(Array.from({ length: 8 }, (_, i) => image('png', 1200 + i * 40, 900)));
+      const answers = await Promise.all(pictures.map((picture) => put(dev, game.gameId, picture, 'image/png')));
+      for (const res of answers) {
+        if (res.status === 503) {
+          expect(res.body.error).toBe('SERVICE_UNAVAILABLE');
+          expect(res.headers['retry-after']).toBe('1');
+        } else expect(res.status).toBe(200);
+      }
+      const given = answers.filter((res) => res.status === 200).map((res) => res.body.thumbnailUrl as string);
+      expect(given.length).toBeGreaterThanOrEqual(1);
+      const stored = (await t.http().get(`/api/portal/games/${game.gameId}`).set('Cookie', dev.cookie)).body.thumbnailUrl;
+      expect(given).toContain(stored);
+      await t.http().get(stored).expect(200);
+    });
+
     it('DELETE answers 204 (again too), and the game has no thumbnail after', async () => {
       const game = await publishGame(t, dev);
       const { body } = await put(dev, game.gameId, await image('png', 640, 360), 'image/png').expect(200);

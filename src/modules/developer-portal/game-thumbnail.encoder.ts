@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
+import { ServiceUnavailableError } from '../../errors/app-error';
 import { ThumbnailNotAnImageError, ThumbnailTooManyPixelsError, ThumbnailTooSmallError } from './developer-portal.errors';
 import {
   isLargeEnough,
@@ -21,10 +22,23 @@ const READABLE_FORMATS = new Set(['png', 'jpeg', 'webp']);
 sharp.concurrency(1);
 sharp.cache(false);
 
-/** Encodings run one at a time in this process, for the same reason. */
+/**
+ * Encodings run one at a time in this process, for the same reason, and at most this many wait:
+ * a flood of uploads is answered 503 (retry in a second) instead of queueing work for minutes.
+ */
+const MAX_WAITING = 4;
 let queue: Promise<unknown> = Promise.resolve();
+let waiting = 0;
 function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
-  const run = queue.then(work, work);
+  if (waiting >= MAX_WAITING) {
+    return Promise.reject(new ServiceUnavailableError('Thumbnail: other images are being processed; try again in a moment.'));
+  }
+  waiting += 1;
+  const start = () => {
+    waiting -= 1;
+    return work();
+  };
+  const run = queue.then(start, start);
   queue = run.catch(() => undefined);
   return run;
 }

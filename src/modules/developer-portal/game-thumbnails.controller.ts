@@ -4,7 +4,7 @@ import type { Request, Response } from 'express';
 import { NotFoundError } from '../../errors/app-error';
 import { CurrentDeveloper, DeveloperAuth, DeveloperContext } from '../../http/account-auth';
 import { publicCache } from '../../http/cache-policy';
-import { ApiErrors } from '../../http/error-responses';
+import { ApiErrors, ERROR_SCHEMA_REF } from '../../http/error-responses';
 import { GameIdParamsDto } from '../../http/params';
 import { Public } from '../../http/public.decorator';
 import { hashOfFileName, THUMBNAIL_UPLOAD_TYPES } from './game-thumbnail.rules';
@@ -41,6 +41,12 @@ export class GameThumbnailsController {
     404: 'NOT_FOUND: unknown game, or another developer\'s',
     413: 'PAYLOAD_TOO_LARGE: the image is over 2 MB (2,097,152 bytes)',
     415: 'UNSUPPORTED_MEDIA_TYPE: a Content-Type other than image/png, image/jpeg or image/webp',
+  })
+  @ApiResponse({
+    status: 503,
+    description: 'SERVICE_UNAVAILABLE: other uploads are being re-encoded on this instance, or the database is unreachable or the request took longer than 9 seconds; retry after `Retry-After` (1) seconds',
+    schema: ERROR_SCHEMA_REF,
+    headers: { 'Retry-After': { description: 'Seconds to wait: 1', schema: { type: 'integer', minimum: 1 } } },
   })
   upload(@CurrentDeveloper() developer: DeveloperContext, @Param() params: GameIdParamsDto, @Req() req: Request): Promise<ThumbnailDto> {
     const bytes = Buffer.isBuffer(req.body) ? req.body : undefined;
