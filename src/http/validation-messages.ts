@@ -100,7 +100,7 @@ function rule(rules: Rule[], name: string): Rule | undefined {
 function lengthWords(rules: Rule[]): string {
   const length = rule(rules, 'isLength')?.constraints;
   let min = (length?.[0] as number | undefined) ?? (rule(rules, 'minLength')?.constraints[0] as number | undefined);
-  let max = (length?.[1] as number | undefined) ?? (rule(rules, 'maxLength')?.constraints[0] as number | undefined);
+  const max = (length?.[1] as number | undefined) ?? (rule(rules, 'maxLength')?.constraints[0] as number | undefined);
   if (min === 0) min = undefined;
   if (min !== undefined && max !== undefined) return min === max ? ` of exactly ${count(min)} characters` : ` of ${count(min)} to ${count(max)} characters`;
   if (max !== undefined) return ` of at most ${count(max)} characters`;
