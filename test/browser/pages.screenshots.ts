@@ -94,19 +94,21 @@ describe('screenshots of every page (docs/screenshots)', () => {
     const playerContext = await contextFor(DEMO.player);
     await shoot(playerContext, 'game', `/games/${DEMO.game.slug}`);
     await shoot(playerContext, 'me', '/me');
-    // The play page on a phone, mid-round: a coin inserted, a few taps scored.
-    const phone = await playerContext.newPage();
-    await phone.setViewportSize({ width: 360, height: 740 });
-    await phone.goto(`/play/${DEMO.game.slug}`);
-    const game = phone.frameLocator('[data-testid="game-frame"]');
-    await game.locator('#hello').filter({ hasText: 'Hi ' }).waitFor();
-    await game.getByRole('button', { name: 'Insert coin' }).click();
-    await game.locator('#tap:enabled').waitFor();
-    for (let i = 0; i < 7; i++) await game.getByRole('button', { name: 'Tap the coin' }).click();
-    // The first-coin celebration is gone within 4 s (§17.2): the picture shows the round itself.
-    await phone.getByRole('status').filter({ hasText: 'Unlocked' }).waitFor({ state: 'hidden', timeout: 6000 }).catch(() => undefined);
-    await phone.screenshot({ path: join(OUT, 'play-360.png') });
-    await phone.close();
+    // The play page mid-round (the README shows the phone): a coin inserted, a few taps scored.
+    for (const width of WIDTHS) {
+      const phone = await playerContext.newPage();
+      await phone.setViewportSize({ width, height: width === 360 ? 740 : 800 });
+      await phone.goto(`/play/${DEMO.game.slug}`);
+      const game = phone.frameLocator('[data-testid="game-frame"]');
+      await game.locator('#hello').filter({ hasText: 'Hi ' }).waitFor();
+      await game.getByRole('button', { name: 'Insert coin' }).click();
+      await game.locator('#tap:enabled').waitFor();
+      for (let i = 0; i < 7; i++) await game.getByRole('button', { name: 'Tap the coin' }).click();
+      // The first-coin celebration is gone within 4 s (§17.2): the picture shows the round itself.
+      await phone.getByRole('status').filter({ hasText: 'Unlocked' }).waitFor({ state: 'hidden', timeout: 6000 }).catch(() => undefined);
+      await phone.screenshot({ path: join(OUT, `play-${width}.png`) });
+      await phone.close();
+    }
     await shoot(playerContext, 'not-found', '/developer/no-such-page');
 
     await shoot(await contextFor(newcomer), 'developer-become', '/developer');
