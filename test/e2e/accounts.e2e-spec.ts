@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { MailService } from '../../src/modules/identity/mail.service';
+import { MailService } from '../../src/modules/mail';
 import { createTestApp, TestApp } from '../support/app';
 import { AuthProbeModule } from '../support/auth-probe';
 import { authCookieOf, createWorldApp, DEFAULT_PASSWORD, logIn, signUpPlayer, uniqueEmail } from '../support/factories';

@@ -3,7 +3,7 @@ import { Client } from 'pg';
 import { loadConfig } from '../../src/config';
 import { RetentionService } from '../../src/modules/retention/retention.service';
 import { createTestApp, TestApp } from '../support/app';
-import { MailService } from '../../src/modules/identity/mail.service';
+import { MailService } from '../../src/modules/mail';
 import { createDeveloper, createWorldApp, publishGame, signUpPlayer, signUpVerifiedPlayer } from '../support/factories';
 import { fundPlayer, idempotencyKey, startSession } from '../support/play';
 

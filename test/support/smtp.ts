@@ -1,53 +1,61 @@
-import { AddressInfo, createServer, Server } from 'node:net';
+import { AddressInfo } from 'node:net';
+import { simpleParser } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
 
+/** One mail the sink received, parsed (mailparser): bodies decoded, so links read as sent. */
 export interface Received {
   from: string;
+  /** The envelope's recipients (RCPT TO), as bare addresses. */
   to: string[];
-  data: string;
+  subject: string;
+  text: string;
+  /** The HTML body, or '' when the mail had none. */
+  html: string;
 }
 
-/** A minimal SMTP server (RFC 5321 happy path): enough to receive what nodemailer sends. */
-export function smtpServer(): Promise<{ server: Server; port: number; inbox: Received[] }> {
+export interface SmtpSink {
+  /** Closes the listener (for `await new Promise((r) => smtp.server.close(r))`). */
+  server: { close(callback: (...args: unknown[]) => void): void };
+  port: number;
+  inbox: Received[];
+  /** The mails to an address so far. */
+  mailsTo(email: string): Received[];
+  /** Waits (up to 10 s) until `count` mails to the address have arrived; returns them all. */
+  waitFor(email: string, count?: number): Promise<Received[]>;
+}
+
+/**
+ * A local SMTP sink for tests (the `smtp-server` package, no TLS: its built-in STARTTLS
+ * certificate has expired, /work/shared/NOTES.md), each mail parsed with mailparser.
+ */
+export function smtpServer(): Promise<SmtpSink> {
   const inbox: Received[] = [];
-  const server = createServer((socket) => {
-    let buffer = '';
-    let inData = false;
-    let current: Received = { from: '', to: [], data: '' };
-    socket.write('220 test.smtp ESMTP\r\n');
-    socket.on('data', (chunk) => {
-      buffer += chunk.toString('utf8');
-      for (;;) {
-        if (inData) {
-          const end = buffer.indexOf('\r\n.\r\n');
-          if (end < 0) return;
-          current.data = buffer.slice(0, end);
-          buffer = buffer.slice(end + 5);
-          inData = false;
-          inbox.push(current);
-          current = { from: '', to: [], data: '' };
-          socket.write('250 OK queued\r\n');
-          continue;
-        }
-        const eol = buffer.indexOf('\r\n');
-        if (eol < 0) return;
-        const line = buffer.slice(0, eol);
-        buffer = buffer.slice(eol + 2);
-        const verb = line.slice(0, 4).toUpperCase();
-        if (verb === 'EHLO' || verb === 'HELO') socket.write('250-test.smtp\r\n250 8BITMIME\r\n');
-        else if (verb === 'MAIL') {
-          current.from = line;
-          socket.write('250 OK\r\n');
-        } else if (verb === 'RCPT') {
-          current.to.push(line);
-          socket.write('250 OK\r\n');
-        } else if (verb === 'DATA') {
-          inData = true;
-          socket.write('354 go ahead\r\n');
-        }
-        else if (verb === 'QUIT') socket.end('221 bye\r\n');
-        else socket.write('250 OK\r\n');
-      }
+  const smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, session, callback) {
+      const to = session.envelope.rcptTo.map((rcpt) => rcpt.address.toLowerCase());
+      simpleParser(stream).then(
+        (mail) => {
+          inbox.push({ from: mail.from?.text ?? '', to, subject: mail.subject ?? '', text: mail.text ?? '', html: typeof mail.html === 'string' ? mail.html : '' });
+          callback();
+        },
+        (error: Error) => callback(error),
+      );
+    },
+  });
+  const mailsTo = (email: string) => inbox.filter((mail) => mail.to.includes(email.toLowerCase()));
+  async function waitFor(email: string, count = 1): Promise<Received[]> {
+    const deadline = Date.now() + 10_000;
+    while (mailsTo(email).length < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+    return mailsTo(email);
+  }
+  return new Promise((resolve, reject) => {
+    smtp.once('error', reject);
+    smtp.listen(0, '127.0.0.1', () => {
+      const port = (smtp.server.address() as AddressInfo).port;
+      resolve({ server: { close: (callback) => smtp.close(() => callback()) }, port, inbox, mailsTo, waitFor });
     });
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, port: (server.address() as AddressInfo).port, inbox })));
 }

@@ -5,7 +5,7 @@ import { UnitOfWork } from '../../database/unit-of-work';
 import { AccountRepository } from './account.repository';
 import { EmailVerificationRepository } from './email-verification.repository';
 import { InvalidVerificationTokenError } from './identity.errors';
-import { MailService } from './mail.service';
+import { MailService, verificationMail } from '../mail';
 
 /** Verification links stay valid for two days. */
 const TOKEN_TTL_SECONDS = 48 * 60 * 60;
@@ -35,11 +35,7 @@ export class EmailVerificationService {
     const link = `${this.config.publicOrigin}/auth/verify-email?token=${token}`;
     return async () => {
       try {
-        await this.mail.send({
-          to: email,
-          subject: 'Verify your e-mail address',
-          text: `Welcome to the arcade!\n\nOpen this link to verify your e-mail address (valid for 48 hours):\n${link}\n`,
-        });
+        await this.mail.send({ to: email, ...verificationMail(link) });
       } catch (error) {
         // The account exists either way; a failed mail is logged, not shown as a failed sign-up.
         this.logger.error({ reason: error instanceof Error ? error.message : String(error) }, 'Could not send the verification mail');

@@ -12,12 +12,14 @@ import { AdminBootstrapService } from './admin-bootstrap.service';
 import { AuthController } from './auth.controller';
 import { EmailVerificationRepository } from './email-verification.repository';
 import { EmailVerificationService } from './email-verification.service';
-import { MailService } from './mail.service';
+import { MailModule } from '../mail';
 import { AccountAuthenticator } from '../../http/account-auth';
 import { CookieAuthenticator } from './cookie.authenticator';
 import { LoginSessionRepository } from './login-session.repository';
 import { LoginSessionService } from './login-session.service';
 import { MeController } from './me.controller';
+import { SettingsController } from './settings.controller';
+import { AccountSettingsService } from './account-settings.service';
 import { PasswordService } from './password.service';
 import { PlayerRepository } from './player.repository';
 import { PlayersService } from './players.service';
@@ -29,18 +31,18 @@ import { UserModerationService } from './user-moderation.service';
  * services import it.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([Account, EmailVerificationToken, LoginSession, Player]), RateLimitsModule, AuditModule],
-  controllers: [AuthController, MeController],
+  imports: [TypeOrmModule.forFeature([Account, EmailVerificationToken, LoginSession, Player]), RateLimitsModule, AuditModule, MailModule],
+  controllers: [AuthController, MeController, SettingsController],
   providers: [
     AccountRepository,
     PlayerRepository,
     LoginSessionRepository,
     PasswordService,
-    MailService,
     EmailVerificationRepository,
     EmailVerificationService,
     LoginSessionService,
     AccountsService,
+    AccountSettingsService,
     PlayersService,
     UserModerationService,
     AdminBootstrapService,

@@ -3,17 +3,20 @@ import nodemailer, { Transporter } from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport';
 import { CONFIG, Config } from '../../config';
 
+/** A mail to send: a template's content (mail-templates.ts) and its recipient. */
 export interface OutgoingMail {
   to: string;
   subject: string;
   text: string;
+  html: string;
 }
 
 /**
- * Outgoing mail through MAIL_TRANSPORT: `console` writes the mail (verification link included)
- * to the log for local use; an smtp:// or smtps:// URL sends it with nodemailer. With
+ * Outgoing mail through MAIL_TRANSPORT: `console` writes the mail's text (its link included)
+ * to the log for local use; an smtp:// or smtps:// URL sends it, plain text and HTML
+ * alternatives, with nodemailer. With
  * NODE_ENV=production the console transport logs only who and what: a mail's body holds a
- * verification link, which signs its reader in as the address's owner (issue 14).
+ * link (verification, password reset) that acts as the address's owner (issue 14).
  */
 @Injectable()
 export class MailService implements OnModuleDestroy {
@@ -43,7 +46,7 @@ export class MailService implements OnModuleDestroy {
       else this.logger.warn({ to: mail.to, subject: mail.subject }, `Mail to ${mail.to} not sent (MAIL_TRANSPORT=console); its body is not logged in production`);
       return;
     }
-    await this.transporter.sendMail({ from: this.from, to: mail.to, subject: mail.subject, text: mail.text });
+    await this.transporter.sendMail({ from: this.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
   }
 
   onModuleDestroy(): void {

@@ -1,0 +1,59 @@
+/**
+ * One small template per mail: each gives the subject, a plain-text body and an HTML body with
+ * the same words and link. Values are escaped in the HTML (a display name or a link can hold
+ * `<` or `&`); the text body carries them as they are.
+ */
+export interface MailContent {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** HTML-escapes a value for text and double-quoted attributes. */
+export function escapeHtml(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+}
+
+interface Letter {
+  subject: string;
+  /** Paragraphs before the link. */
+  lead: string[];
+  link: { href: string; label: string };
+  /** Paragraphs after the link. */
+  after: string[];
+}
+
+function render(letter: Letter): MailContent {
+  const text = [...letter.lead, letter.link.href, ...letter.after].join('\n\n') + '\n';
+  const paragraph = (words: string) => `<p style="margin:0 0 16px">${escapeHtml(words)}</p>`;
+  const html =
+    '<!doctype html>\n' +
+    `<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(letter.subject)}</title></head>` +
+    '<body style="margin:0;padding:24px;font-family:system-ui,sans-serif;font-size:16px;line-height:1.5;color:#1a1a1a;background:#ffffff">' +
+    letter.lead.map(paragraph).join('') +
+    `<p style="margin:0 0 16px"><a href="${escapeHtml(letter.link.href)}" style="color:#0b57d0">${escapeHtml(letter.link.label)}</a></p>` +
+    `<p style="margin:0 0 16px;font-size:14px;color:#444444">Or paste this address into your browser: ${escapeHtml(letter.link.href)}</p>` +
+    letter.after.map(paragraph).join('') +
+    '</body></html>\n';
+  return { subject: letter.subject, text, html };
+}
+
+/** The link that verifies a new account's e-mail address (valid 48 hours). */
+export function verificationMail(link: string): MailContent {
+  return render({
+    subject: 'Verify your e-mail address',
+    lead: ['Welcome to the arcade!', 'Open this link to verify your e-mail address (valid for 48 hours):'],
+    link: { href: link, label: 'Verify my e-mail address' },
+    after: [],
+  });
+}
+
+/** The link that sets a new password (valid 60 minutes, once). */
+export function passwordResetMail(link: string): MailContent {
+  return render({
+    subject: 'Reset your password',
+    lead: ['Someone asked to reset the password of your arcade account.', 'Open this link to set a new password (valid for 60 minutes, once):'],
+    link: { href: link, label: 'Set a new password' },
+    after: ['If it was not you, ignore this mail: your password stays as it is.'],
+  });
+}
