@@ -14,6 +14,7 @@ import { GuardBalancesAndEarnings1796730000000 } from './1796730000000-guard-bal
 import { FoldAccountEmails1796740000000 } from './1796740000000-fold-account-emails';
 import { AddPlayerBestIndex1796810000000 } from './1796810000000-add-player-best-index';
 import { AddGameFace1796820000000 } from './1796820000000-add-game-face';
+import { AddLoginSessionDevices1796840000000 } from './1796840000000-add-login-session-devices';
 
 /** Every migration, in order. Listed here (not globbed) so source and compiled builds agree. */
 export const MIGRATIONS = [
@@ -33,4 +34,5 @@ export const MIGRATIONS = [
   FoldAccountEmails1796740000000,
   AddPlayerBestIndex1796810000000,
   AddGameFace1796820000000,
+  AddLoginSessionDevices1796840000000,
 ];

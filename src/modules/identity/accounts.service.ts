@@ -87,6 +87,7 @@ export class AccountsService {
   async signUp(
     input: { email: string; password: string; displayName: string; linkPlayer: boolean },
     clientAddress: string,
+    userAgent: string | null = null,
   ): Promise<{ accountId: string; token: string }> {
     const email = normalizeEmail(input.email);
     const passwordHash = await this.passwords.hash(input.password);
@@ -94,7 +95,7 @@ export class AccountsService {
       const accountId = await this.accounts.insert(email, passwordHash, input.displayName);
       if (input.linkPlayer) await this.linkInTransaction(accountId, input.displayName);
       const sendMail = await this.verification.issue(accountId, email);
-      const token = await this.loginSessions.start(accountId);
+      const token = await this.loginSessions.start(accountId, userAgent);
       return { accountId, token, sendMail };
     });
     const mail = await this.limits.check(...this.mailLimits(accountId, clientAddress));
@@ -129,7 +130,7 @@ export class AccountsService {
    * only the limit's worth are ever checked; at the limit even the right password answers 429.
    * A success takes its count back and clears its e-mail's failures: only failures count.
    */
-  async logIn(rawEmail: string, password: string, clientAddress: string): Promise<{ accountId: string; token: string }> {
+  async logIn(rawEmail: string, password: string, clientAddress: string, userAgent: string | null = null): Promise<{ accountId: string; token: string }> {
     const email = normalizeEmail(rawEmail);
     const attempt = await this.limits.consume({ throttler: 'login-per-address', tracker: clientAddress }, { throttler: 'login-per-email', tracker: email });
     let account;
@@ -149,7 +150,7 @@ export class AccountsService {
     if (account.banned) throw new AccountBannedError();
     // Stored before today's parameters (a legacy scrypt hash or a cheaper argon2id): upgrade it now that the password is known.
     if (this.passwords.needsRehash(account.password_hash)) await this.accounts.setPasswordHash(account.id, account.password_hash, await this.passwords.rehash(password));
-    const token = await this.loginSessions.start(account.id);
+    const token = await this.loginSessions.start(account.id, userAgent);
     return { accountId: account.id, token };
   }
 

@@ -14,6 +14,7 @@ import { authCookie, clearedAuthCookies, readAuthToken } from './auth-cookie';
 import { AccountContext, CurrentAccount, PublicSameOrigin, SignedIn } from '../../http/account-auth';
 import { InvalidVerificationTokenError } from './identity.errors';
 import { LoginPage } from './login-page';
+import { userAgentOf } from './login-session.service';
 import { LogInDto, ResendVerificationResultDto, SignUpDto, UserResponseDto, VerifyEmailDto } from './identity.dto';
 
 @ApiTags('accounts')
@@ -60,7 +61,7 @@ export class AuthController {
   @ApiCreatedResponse({ type: UserResponseDto, description: 'Signed in; Set-Cookie: auth_session' })
   @ApiErrors({ 400: 'INVALID_REQUEST', 409: 'EMAIL_TAKEN: an account with this e-mail exists', 503: 'SERVICE_UNAVAILABLE: too many passwords being hashed at this moment; `Retry-After: 1`' })
   async signUp(@Body() body: SignUpDto, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<UserResponseDto> {
-    const { accountId, token } = await this.accounts.signUp({ ...body, linkPlayer: body.linkPlayer ?? true }, clientAddress(req));
+    const { accountId, token } = await this.accounts.signUp({ ...body, linkPlayer: body.linkPlayer ?? true }, clientAddress(req), userAgentOf(req));
     res.setHeader('Set-Cookie', authCookie(token, this.secure));
     return { user: await this.accounts.user(accountId) };
   }
@@ -88,7 +89,7 @@ export class AuthController {
       'e-mail (`RATE_LIMIT_LOGIN_PER_EMAIL`, default 10 per 15 minutes)',
   )
   async logIn(@Body() body: LogInDto, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<UserResponseDto> {
-    const { accountId, token } = await this.accounts.logIn(body.email, body.password, clientAddress(req));
+    const { accountId, token } = await this.accounts.logIn(body.email, body.password, clientAddress(req), userAgentOf(req));
     res.setHeader('Set-Cookie', authCookie(token, this.secure));
     return { user: await this.accounts.user(accountId) };
   }

@@ -25,9 +25,23 @@ export class AccountNotLinkedError extends AppError {
   }
 }
 
+/** A password-reset link that is unknown, used or expired (CONTRACT §20). */
+export class InvalidResetTokenError extends AppError {
+  constructor() {
+    super('INVALID_TOKEN', 'The reset link is invalid, used or expired: ask for a new one.');
+  }
+}
+
 export class InvalidVerificationTokenError extends InvalidRequestError {
   constructor() {
     super('The verification link is invalid or has expired.');
+  }
+}
+
+/** A signed-in change that asks for the current password got the wrong one (CONTRACT §20); counted as a failed login. */
+export class WrongPasswordError extends AppError {
+  constructor() {
+    super('WRONG_PASSWORD', 'The current password is wrong.');
   }
 }
 

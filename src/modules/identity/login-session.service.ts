@@ -1,11 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import type { Request } from 'express';
 import { LOGIN_SESSION_TTL_SECONDS, readAuthToken } from './auth-cookie';
 import { UnauthenticatedError } from '../../errors/app-error';
 import { type AccountContext, isPlayer } from '../../http/account-auth';
 import { AccountBannedError } from './identity.errors';
-import { LoginSessionRepository } from './login-session.repository';
+import { DeviceRow, LoginSessionRepository } from './login-session.repository';
 
 /** A kept login session is read again after this long (docs/operations.md, "Scaling out"). */
 const KEPT_MS = 30_000;
@@ -13,6 +13,16 @@ const KEPT_MAX = 10_000;
 
 /** Tokens are 32 random bytes in base64url; anything else is not worth a database read. */
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+/** What `login_sessions.user_agent` keeps of a request's `User-Agent`: its first 200 characters, null when none (CONTRACT §20). */
+export function userAgentOf(request: Pick<Request, 'headers'>): string | null {
+  const header = request.headers['user-agent'];
+  const value = typeof header === 'string' ? header.trim() : '';
+  return value === '' ? null : Array.from(value).slice(0, 200).join('');
+}
+
+/** The newest this many live sessions are listed (a person has a handful; the rest are old sign-ins). */
+const DEVICES_LISTED = 100;
 
 function hashToken(token: string): Buffer {
   return createHash('sha256').update(token).digest();
@@ -35,14 +45,38 @@ export class LoginSessionService {
    * sign-out or ban on this instance.
    */
   private readonly kept = new Map<string, { context: AccountContext; until: number }>();
+  private readonly logger = new Logger('LoginSessions');
 
   constructor(private readonly sessions: LoginSessionRepository) {}
 
   /** Starts a login session; the token is returned once, for the cookie. A banned account gets none (403 ACCOUNT_BANNED). */
-  async start(accountId: string): Promise<string> {
+  async start(accountId: string, userAgent: string | null = null): Promise<string> {
     const token = randomBytes(32).toString('base64url');
-    if (!(await this.sessions.insert(accountId, hashToken(token), LOGIN_SESSION_TTL_SECONDS))) throw new AccountBannedError();
+    if (!(await this.sessions.insert(accountId, hashToken(token), LOGIN_SESSION_TTL_SECONDS, userAgent))) throw new AccountBannedError();
     return token;
+  }
+
+  /** The account's live login sessions, newest first (CONTRACT §20 devices); `current` marks `currentId`. */
+  async devices(accountId: string, currentId: string): Promise<(DeviceRow & { current: boolean })[]> {
+    const rows = await this.sessions.listLive(accountId, DEVICES_LISTED);
+    return rows.map((row) => ({ ...row, current: row.id === currentId }));
+  }
+
+  /**
+   * Signs one device of the account out, on every instance at once (as a ban: sessions are read per
+   * request, or checked by the statements of the routes that keep them). False when the account has
+   * no live session by that id.
+   */
+  async revokeDevice(accountId: string, loginSessionId: string): Promise<boolean> {
+    if (!(await this.sessions.revokeOne(accountId, loginSessionId))) return false;
+    this.forgetKept((context) => context.loginSessionId === loginSessionId);
+    return true;
+  }
+
+  /** Ends every login session of the account but `keepId` (sign out everywhere else, a password change), on every instance at once. */
+  async revokeAllBut(accountId: string, keepId: string): Promise<void> {
+    await this.sessions.revokeAllBut(accountId, keepId);
+    this.forgetKept((context) => context.accountId === accountId && context.loginSessionId !== keepId);
   }
 
   /** Ends every login session of a banned account, on every instance at once (sessions are read per request, or checked by the statements of the routes that keep them). */
@@ -91,6 +125,7 @@ export class LoginSessionService {
   private async read(hash: Buffer): Promise<AccountContext | undefined> {
     const row = await this.sessions.resolve(hash);
     if (!row) return undefined;
+    if (row.seen_stale) await this.touch(row.login_session_id);
     return {
       accountId: row.account_id,
       email: row.email,
@@ -116,6 +151,20 @@ export class LoginSessionService {
     if (!hash) return;
     await this.sessions.revokeByHash(hash);
     this.kept.delete(hash.toString('base64'));
+  }
+
+  /**
+   * "Last used" for the devices list, moved at most once a minute per session: only a read that found
+   * it over a minute old sends the (conditional) update, so the kept play routes, which read their
+   * session once per 30 s, add one write per minute per session at most. A failure is logged, never
+   * answered: the request does not depend on it.
+   */
+  private async touch(loginSessionId: string): Promise<void> {
+    try {
+      await this.sessions.touch(loginSessionId);
+    } catch (error) {
+      this.logger.warn({ err: error, loginSessionId }, 'Could not move a login session\'s last use');
+    }
   }
 
   private forgetKept(matches: (context: AccountContext) => boolean): void {
