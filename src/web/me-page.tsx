@@ -197,6 +197,9 @@ export function MePage(props: MePageProps) {
     <Layout title="My profile" viewer={viewer} page="me" section="me">
       <h1>{viewer.displayName}</h1>
       <p class="lead">{viewer.email}</p>
+      <p>
+        <a href="/me/settings">Settings</a>: password and signed-in devices.
+      </p>
       {viewer.emailVerified ? null : <VerifyEmailNotice email={viewer.email} />}
       <Facts xp={props.xp} balance={props.wallet?.balance ?? null} initials={viewer.playerId ? viewer.playerInitials : null} />
       {props.wallet ? (

@@ -51,6 +51,7 @@ describe('accessibility of the pages (CONTRACT §17.1)', () => {
     { name: '/me', who: 'player', path: () => '/me' },
     // CONTRACT §17.2 "Next steps are said": "Verify your e-mail" with "Resend e-mail".
     { name: '/me (e-mail not verified)', who: 'unverified', path: () => '/me' },
+    { name: '/me/settings', who: 'player', path: () => '/me/settings' },
     {
       name: 'host page',
       who: 'player',

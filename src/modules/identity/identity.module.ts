@@ -19,6 +19,7 @@ import { LoginSessionRepository } from './login-session.repository';
 import { LoginSessionService } from './login-session.service';
 import { MeController } from './me.controller';
 import { SettingsController } from './settings.controller';
+import { SettingsPageController } from './settings-page.controller';
 import { AccountSettingsService } from './account-settings.service';
 import { PasswordService } from './password.service';
 import { PlayerRepository } from './player.repository';
@@ -32,7 +33,7 @@ import { UserModerationService } from './user-moderation.service';
  */
 @Module({
   imports: [TypeOrmModule.forFeature([Account, EmailVerificationToken, LoginSession, Player]), RateLimitsModule, AuditModule, MailModule],
-  controllers: [AuthController, MeController, SettingsController],
+  controllers: [AuthController, MeController, SettingsController, SettingsPageController],
   providers: [
     AccountRepository,
     PlayerRepository,

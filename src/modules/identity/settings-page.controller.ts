@@ -1,0 +1,25 @@
+import { Controller, Get, Res } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { h } from 'preact';
+import { sendPage, Viewer } from '../../web/layout/layout';
+import { CurrentViewer, Page } from '../../web/layout/page-auth';
+import { LoginSessionService } from './login-session.service';
+import { SettingsPage } from './settings-page';
+
+/** `/me/settings`: the signed-in person's account settings page (CONTRACT §20). */
+@ApiTags('accounts')
+@Controller('me')
+export class SettingsPageController {
+  constructor(private readonly loginSessions: LoginSessionService) {}
+
+  @Get('settings')
+  @Page('signed-in', {
+    summary: 'Account settings (HTML)',
+    description: 'Change password; the signed-in devices, each with "Sign out" but this one, and "Sign out everywhere else".',
+  })
+  async settings(@CurrentViewer() viewer: Viewer, @Res() res: Response): Promise<void> {
+    const devices = await this.loginSessions.devices(viewer.accountId, viewer.loginSessionId);
+    sendPage(res, h(SettingsPage, { viewer, devices }));
+  }
+}
