@@ -15,6 +15,7 @@ import { FoldAccountEmails1796740000000 } from './1796740000000-fold-account-ema
 import { AddPlayerBestIndex1796810000000 } from './1796810000000-add-player-best-index';
 import { AddGameFace1796820000000 } from './1796820000000-add-game-face';
 import { AddLoginSessionDevices1796840000000 } from './1796840000000-add-login-session-devices';
+import { AddPasswordResetTokens1796850000000 } from './1796850000000-add-password-reset-tokens';
 
 /** Every migration, in order. Listed here (not globbed) so source and compiled builds agree. */
 export const MIGRATIONS = [
@@ -35,4 +36,5 @@ export const MIGRATIONS = [
   AddPlayerBestIndex1796810000000,
   AddGameFace1796820000000,
   AddLoginSessionDevices1796840000000,
+  AddPasswordResetTokens1796850000000,
 ];

@@ -58,6 +58,10 @@ export interface Config {
     mailPerAccount: RateLimitRule;
     mailPerAddress: RateLimitRule;
     mailGlobal: RateLimitRule;
+    /** Password-reset mails per account (CONTRACT §20): beyond it the same 202 and no mail. */
+    resetPerEmail: RateLimitRule;
+    /** Password-reset requests per client address (CONTRACT §20): beyond it 429. */
+    resetPerAddress: RateLimitRule;
     /** New purchases per player (CONTRACT §19.1). */
     purchasesPerPlayer: RateLimitRule;
     /**
@@ -346,6 +350,8 @@ export function loadConfig(env: Env = process.env): Config {
       mailPerAccount: rule(env, 'RATE_LIMIT_MAIL_PER_ACCOUNT', { limit: 5, windowMs: 3600_000 }),
       mailPerAddress: rule(env, 'RATE_LIMIT_MAIL_PER_ADDRESS', { limit: 30, windowMs: 3600_000 }),
       mailGlobal: rule(env, 'RATE_LIMIT_MAIL_GLOBAL', { limit: 1000, windowMs: 3600_000 }),
+      resetPerEmail: rule(env, 'RATE_LIMIT_RESET_PER_EMAIL', { limit: 5, windowMs: 3600_000 }),
+      resetPerAddress: rule(env, 'RATE_LIMIT_RESET_PER_ADDRESS', { limit: 20, windowMs: 3600_000 }),
       purchasesPerPlayer: rule(env, 'RATE_LIMIT_PURCHASES_PER_PLAYER', { limit: 20, windowMs: 3600_000 }),
       insertCoinBurst: insertCoinBurst(env, nodeEnv),
     },

@@ -11,6 +11,7 @@ import { Account } from '../modules/identity/account.entity';
 import { AppSetting } from './app-setting.entity';
 import { EmailVerificationToken } from '../modules/identity/email-verification-token.entity';
 import { LoginSession } from '../modules/identity/login-session.entity';
+import { PasswordResetToken } from '../modules/identity/password-reset-token.entity';
 import { Player } from '../modules/identity/player.entity';
 import { PlaySession } from '../modules/play-sessions/play-session.entity';
 import { Score } from '../modules/scoring/score.entity';
@@ -28,7 +29,7 @@ import { Purchase } from '../modules/payments/purchase.entity';
  * `TypeOrmModule.forFeature`.
  */
 export const ENTITIES = [
-  Account, AppSetting, EmailVerificationToken, LoginSession, Player,
+  Account, AppSetting, EmailVerificationToken, LoginSession, PasswordResetToken, Player,
   Wallet, LedgerEntry, Insertion, DeveloperEarning,
   Developer, Game, GameThumbnail, GameVersion, Achievement, ApiKey,
   PlaySession,

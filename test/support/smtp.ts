@@ -18,10 +18,10 @@ export interface SmtpSink {
   server: { close(callback: (...args: unknown[]) => void): void };
   port: number;
   inbox: Received[];
-  /** The mails to an address so far. */
-  mailsTo(email: string): Received[];
-  /** Waits (up to 10 s) until `count` mails to the address have arrived; returns them all. */
-  waitFor(email: string, count?: number): Promise<Received[]>;
+  /** The mails to an address so far (with this subject, when given). */
+  mailsTo(email: string, subject?: string): Received[];
+  /** Waits (up to 10 s) until `count` mails to the address (with this subject, when given) have arrived; returns them all. */
+  waitFor(email: string, count?: number, subject?: string): Promise<Received[]>;
 }
 
 /**
@@ -45,11 +45,12 @@ export function smtpServer(): Promise<SmtpSink> {
       );
     },
   });
-  const mailsTo = (email: string) => inbox.filter((mail) => mail.to.includes(email.toLowerCase()));
-  async function waitFor(email: string, count = 1): Promise<Received[]> {
+  const mailsTo = (email: string, subject?: string) =>
+    inbox.filter((mail) => mail.to.includes(email.toLowerCase()) && (subject === undefined || mail.subject === subject));
+  async function waitFor(email: string, count = 1, subject?: string): Promise<Received[]> {
     const deadline = Date.now() + 10_000;
-    while (mailsTo(email).length < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
-    return mailsTo(email);
+    while (mailsTo(email, subject).length < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+    return mailsTo(email, subject);
   }
   return new Promise((resolve, reject) => {
     smtp.once('error', reject);

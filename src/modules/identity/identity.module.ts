@@ -5,6 +5,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { Account } from './account.entity';
 import { EmailVerificationToken } from './email-verification-token.entity';
 import { LoginSession } from './login-session.entity';
+import { PasswordResetToken } from './password-reset-token.entity';
 import { Player } from './player.entity';
 import { AccountRepository } from './account.repository';
 import { AccountsService } from './accounts.service';
@@ -22,6 +23,9 @@ import { SettingsController } from './settings.controller';
 import { SettingsPageController } from './settings-page.controller';
 import { AccountSettingsService } from './account-settings.service';
 import { PasswordService } from './password.service';
+import { PasswordResetController } from './password-reset.controller';
+import { PasswordResetRepository } from './password-reset.repository';
+import { PasswordResetService } from './password-reset.service';
 import { PlayerRepository } from './player.repository';
 import { PlayersService } from './players.service';
 import { UserModerationService } from './user-moderation.service';
@@ -32,8 +36,8 @@ import { UserModerationService } from './user-moderation.service';
  * services import it.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([Account, EmailVerificationToken, LoginSession, Player]), RateLimitsModule, AuditModule, MailModule],
-  controllers: [AuthController, MeController, SettingsController, SettingsPageController],
+  imports: [TypeOrmModule.forFeature([Account, EmailVerificationToken, LoginSession, PasswordResetToken, Player]), RateLimitsModule, AuditModule, MailModule],
+  controllers: [AuthController, MeController, SettingsController, SettingsPageController, PasswordResetController],
   providers: [
     AccountRepository,
     PlayerRepository,
@@ -41,6 +45,8 @@ import { UserModerationService } from './user-moderation.service';
     PasswordService,
     EmailVerificationRepository,
     EmailVerificationService,
+    PasswordResetRepository,
+    PasswordResetService,
     LoginSessionService,
     AccountsService,
     AccountSettingsService,
@@ -51,6 +57,6 @@ import { UserModerationService } from './user-moderation.service';
     // The global AuthGuard finds cookie authentication under this framework-level token (src/http/account-auth.ts).
     { provide: AccountAuthenticator, useExisting: CookieAuthenticator },
   ],
-  exports: [LoginSessionService, EmailVerificationService, AccountsService, PlayersService, UserModerationService],
+  exports: [LoginSessionService, EmailVerificationService, PasswordResetService, AccountsService, PlayersService, UserModerationService],
 })
 export class IdentityModule {}

@@ -3,6 +3,7 @@ export { IdentityModule } from './identity.module';
 export { AccountsService } from './accounts.service';
 export type { AdminUserView } from './accounts.service';
 export { EmailVerificationService } from './email-verification.service';
+export { PasswordResetService } from './password-reset.service';
 export { LoginSessionService } from './login-session.service';
 export { liveLoginSessionSql, readWithLoginState, requireLiveLogin, splitLoginState } from './login-state';
 export type { LoginState } from './login-state';

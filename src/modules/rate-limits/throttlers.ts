@@ -9,7 +9,7 @@ import type { RateLimitStorage } from './rate-limit.storage';
  *   route): sign-up per client address and for everyone, where counting first is the point.
  * - Use-case limits, counted by `RateLimiter` inside the use case at the place CONTRACT §16.17
  *   gives limits (after validation, the path's 404, replays, conflicts and range checks):
- *   insert-coin, scores, initials, the developer API, login failures, verification mails, purchases. The
+ *   insert-coin, scores, initials, the developer API, login failures, verification and password-reset mails, purchases. The
  *   guard never applies them (every route skips them, see LimitedBy).
  */
 export const THROTTLER_NAMES = [
@@ -26,6 +26,8 @@ export const THROTTLER_NAMES = [
   'mail-per-account',
   'mail-per-address',
   'mail-global',
+  'reset-per-email',
+  'reset-per-address',
   'purchases-per-player',
 ] as const;
 
@@ -65,6 +67,8 @@ export function throttlerOptions(config: Config, storage: RateLimitStorage): Thr
       throttler('mail-per-account', limits.mailPerAccount),
       throttler('mail-per-address', limits.mailPerAddress),
       throttler('mail-global', limits.mailGlobal),
+      throttler('reset-per-email', limits.resetPerEmail),
+      throttler('reset-per-address', limits.resetPerAddress),
       throttler('purchases-per-player', limits.purchasesPerPlayer),
     ],
   };

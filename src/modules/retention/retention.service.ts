@@ -5,7 +5,7 @@ import { DataSource } from 'typeorm';
 import { CONFIG, Config } from '../../config';
 import { IdempotencyService } from '../idempotency';
 import { EmailVerificationService } from '../identity';
-import { LoginSessionService } from '../identity';
+import { LoginSessionService, PasswordResetService } from '../identity';
 
 export interface PurgeReport {
   /** False when another instance held the purge lock: nothing was done here. */
@@ -13,6 +13,7 @@ export interface PurgeReport {
   idempotencyKeys: number;
   loginSessions: number;
   emailVerificationTokens: number;
+  passwordResetTokens: number;
 }
 
 /** Rows deleted per statement: each batch is one short transaction, so no lock is held for long. */
@@ -24,7 +25,7 @@ const LOCK_KEY = "hashtext('arcade:retention')";
 /**
  * Retention (issue 14): once a day, deletes what is no longer needed: idempotency keys older than
  * IDEMPOTENCY_RETENTION_DAYS (a replay inside that window still works, CONTRACT §7: at least 7
- * days), login sessions expired or revoked, e-mail verification tokens used or expired. Several
+ * days), login sessions expired or revoked, e-mail verification and password-reset tokens used or expired. Several
  * instances run the same schedule; a PostgreSQL advisory lock lets one of them purge and the
  * others skip. `purge(now)` takes the clock as a parameter (the tests pass one from the future).
  */
@@ -38,6 +39,7 @@ export class RetentionService {
     private readonly idempotency: IdempotencyService,
     private readonly loginSessions: LoginSessionService,
     private readonly emailVerification: EmailVerificationService,
+    private readonly passwordResets: PasswordResetService,
   ) {}
 
   @Cron(CronExpression.EVERY_DAY_AT_3AM, { name: 'retention-purge', timeZone: 'UTC' })
@@ -57,7 +59,7 @@ export class RetentionService {
     await runner.connect();
     try {
       const [{ locked }] = (await runner.query(`SELECT pg_try_advisory_lock(${LOCK_KEY}) AS locked`)) as { locked: boolean }[];
-      if (!locked) return { ran: false, idempotencyKeys: 0, loginSessions: 0, emailVerificationTokens: 0 };
+      if (!locked) return { ran: false, idempotencyKeys: 0, loginSessions: 0, emailVerificationTokens: 0, passwordResetTokens: 0 };
       try {
         const keysBefore = new Date(now.getTime() - this.config.idempotencyRetentionDays * DAY_MS);
         return {
@@ -65,6 +67,7 @@ export class RetentionService {
           idempotencyKeys: await drain((limit) => this.idempotency.purgeBatch(keysBefore, limit), batchSize),
           loginSessions: await drain((limit) => this.loginSessions.purgeBatch(now, limit), batchSize),
           emailVerificationTokens: await drain((limit) => this.emailVerification.purgeBatch(now, limit), batchSize),
+          passwordResetTokens: await drain((limit) => this.passwordResets.purgeBatch(now, limit), batchSize),
         };
       } finally {
         await runner.query(`SELECT pg_advisory_unlock(${LOCK_KEY})`);

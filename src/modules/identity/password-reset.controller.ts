@@ -1,0 +1,68 @@
+import { Body, Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { CONFIG, Config } from '../../config';
+import { PublicSameOrigin } from '../../http/account-auth';
+import { ApiErrors } from '../../http/error-responses';
+import { ApiRateLimited, clientAddress } from '../rate-limits';
+import { AccountsService } from './accounts.service';
+import { authCookie } from './auth-cookie';
+import { UserResponseDto } from './identity.dto';
+import { userAgentOf } from './login-session.service';
+import { PasswordResetRequestDto, PasswordResetRequestedDto, ResetPasswordDto } from './password-reset.dto';
+import { PasswordResetService } from './password-reset.service';
+
+/** Password reset by mailed link (CONTRACT §20): the request, and the new password with the link's token. */
+@ApiTags('accounts')
+@Controller('auth')
+export class PasswordResetController {
+  private readonly secure: boolean;
+
+  constructor(
+    private readonly resets: PasswordResetService,
+    private readonly accounts: AccountsService,
+    @Inject(CONFIG) config: Config,
+  ) {
+    this.secure = new URL(config.publicOrigin).protocol === 'https:';
+  }
+
+  @Post('password-reset')
+  @PublicSameOrigin()
+  @HttpCode(202)
+  @ApiOperation({
+    summary: 'Mail a password-reset link',
+    description:
+      'The same answer (status, body, headers) whether or not an account has the e-mail, after the same work. When one has, a mail ' +
+      'goes to it with the link `PUBLIC_ORIGIN/auth/reset-password?token=<token>`: single use, valid 60 minutes; a newer request ' +
+      'makes older unused links invalid. At most `RATE_LIMIT_RESET_PER_EMAIL` (default 5 per hour) mails per e-mail: beyond it the ' +
+      'answer is the same and no mail goes (earlier links stay valid).',
+  })
+  @ApiAcceptedResponse({ type: PasswordResetRequestedDto, description: 'Accepted: a mail goes if an account has the e-mail' })
+  @ApiErrors({ 400: 'INVALID_REQUEST' })
+  @ApiRateLimited('too many reset requests from this client address (`RATE_LIMIT_RESET_PER_ADDRESS`, default 20 per hour)')
+  async requestReset(@Body() body: PasswordResetRequestDto, @Req() req: Request): Promise<PasswordResetRequestedDto> {
+    await this.resets.request(body.email, clientAddress(req));
+    return { sent: true };
+  }
+
+  @Post('reset-password')
+  @PublicSameOrigin()
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Set a new password with the mailed token, and sign in',
+    description:
+      'Sets the auth_session cookie. Every other login session of the account is revoked, the e-mail\'s failed logins are cleared, ' +
+      'and the e-mail counts as verified (the link proved the mailbox). The token is used up.',
+  })
+  @ApiOkResponse({ type: UserResponseDto, description: 'Signed in; Set-Cookie: auth_session' })
+  @ApiErrors({
+    400: 'INVALID_TOKEN: unknown, used or expired token; INVALID_REQUEST: a password shorter than 8 or longer than 128 characters',
+    403: 'ACCOUNT_BANNED: the account is banned (the token stays unused)',
+    503: 'SERVICE_UNAVAILABLE: too many passwords being hashed at this moment; `Retry-After: 1`',
+  })
+  async resetPassword(@Body() body: ResetPasswordDto, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<UserResponseDto> {
+    const { accountId, token } = await this.resets.reset(body.token, body.password, userAgentOf(req));
+    res.setHeader('Set-Cookie', authCookie(token, this.secure));
+    return { user: await this.accounts.user(accountId) };
+  }
+}

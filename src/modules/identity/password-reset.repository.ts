@@ -1,0 +1,69 @@
+import { Injectable } from '@nestjs/common';
+import { UnitOfWork } from '../../database/unit-of-work';
+
+/** Password-reset tokens (CONTRACT §20), by the SHA-256 of the mailed token. */
+@Injectable()
+export class PasswordResetRepository {
+  constructor(private readonly uow: UnitOfWork) {}
+
+  /**
+   * One statement whether or not an account has the e-mail (the same round trip either way):
+   * when one has, its unused tokens are deleted (a newer link voids older ones) and this one
+   * stored. Returns whether a token was stored.
+   */
+  async issue(email: string, tokenHash: Buffer, ttlSeconds: number): Promise<boolean> {
+    const rows = await this.uow.query(
+      `WITH account AS (SELECT id FROM accounts WHERE lower(email) = lower($1::text) AND email = $1::text),
+            voided AS (DELETE FROM password_reset_tokens WHERE account_id IN (SELECT id FROM account) AND used_at IS NULL)
+       INSERT INTO password_reset_tokens (token_hash, account_id, expires_at)
+       SELECT $2::bytea, id, now() + make_interval(secs => $3::double precision) FROM account RETURNING 1`,
+      [email, tokenHash, ttlSeconds],
+    );
+    return rows.length === 1;
+  }
+
+  /** A live token's account and e-mail, and whether it is banned; undefined for an unknown, used or expired token. */
+  find(tokenHash: Buffer): Promise<{ account_id: string; email: string; banned: boolean } | undefined> {
+    return this.uow.one(
+      `SELECT t.account_id, a.email, a.banned_at IS NOT NULL AS banned
+         FROM password_reset_tokens t JOIN accounts a ON a.id = t.account_id
+        WHERE t.token_hash = $1 AND t.used_at IS NULL AND t.expires_at > now()`,
+      [tokenHash],
+    );
+  }
+
+  /** Uses a live token once (inside the caller's transaction); returns its account, or undefined. */
+  async use(tokenHash: Buffer): Promise<string | undefined> {
+    this.uow.requireTransaction();
+    const row = await this.uow.one<{ account_id: string }>(
+      `UPDATE password_reset_tokens SET used_at = now()
+        WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now() RETURNING account_id`,
+      [tokenHash],
+    );
+    return row?.account_id;
+  }
+
+  /**
+   * The new password of a reset, and the e-mail counted as verified (the link proved the
+   * mailbox); false when the account is banned (nothing changes).
+   */
+  async setPassword(accountId: string, passwordHash: string): Promise<boolean> {
+    const rows = await this.uow.query(
+      `UPDATE accounts SET password_hash = $2, email_verified_at = coalesce(email_verified_at, now())
+        WHERE id = $1 AND banned_at IS NULL RETURNING id`,
+      [accountId, passwordHash],
+    );
+    return rows.length === 1;
+  }
+
+  /** Deletes up to `limit` tokens used, or expired before `now`; returns how many. */
+  async purgeBatch(now: Date, limit: number): Promise<number> {
+    const rows = await this.uow.query(
+      `DELETE FROM password_reset_tokens WHERE token_hash IN (
+         SELECT token_hash FROM password_reset_tokens WHERE used_at IS NOT NULL OR expires_at < $1 LIMIT $2 FOR UPDATE SKIP LOCKED
+       ) RETURNING 1`,
+      [now, limit],
+    );
+    return rows.length;
+  }
+}

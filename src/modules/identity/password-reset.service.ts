@@ -1,0 +1,88 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { CONFIG, Config } from '../../config';
+import { UnitOfWork } from '../../database/unit-of-work';
+import { MailService, passwordResetMail } from '../mail';
+import { RateLimiter } from '../rate-limits';
+import { normalizeEmail } from './email-address';
+import { AccountBannedError, InvalidResetTokenError } from './identity.errors';
+import { LoginSessionService } from './login-session.service';
+import { PasswordResetRepository } from './password-reset.repository';
+import { PasswordService } from './password.service';
+
+/** Reset links stay valid for 60 minutes (CONTRACT §20). */
+const TOKEN_TTL_SECONDS = 60 * 60;
+const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+function hashToken(token: string): Buffer {
+  return createHash('sha256').update(token).digest();
+}
+
+/**
+ * Password reset by mailed link (CONTRACT §20, OWASP Forgot Password cheat sheet). A request is
+ * answered the same whether or not an account has the e-mail, after the same work: the
+ * per-address limit (429), the silent per-e-mail limit, a token made and hashed, one statement
+ * that stores it only for a known e-mail; the mail goes after the answer, in the background.
+ */
+@Injectable()
+export class PasswordResetService {
+  private readonly logger = new Logger('PasswordReset');
+
+  constructor(
+    @Inject(CONFIG) private readonly config: Config,
+    private readonly uow: UnitOfWork,
+    private readonly tokens: PasswordResetRepository,
+    private readonly passwords: PasswordService,
+    private readonly loginSessions: LoginSessionService,
+    private readonly limits: RateLimiter,
+    private readonly mail: MailService,
+  ) {}
+
+  async request(rawEmail: string, clientAddress: string): Promise<void> {
+    const email = normalizeEmail(rawEmail);
+    await this.limits.consume({ throttler: 'reset-per-address', tracker: clientAddress });
+    // Beyond the per-e-mail limit nothing changes (no mail; earlier links stay valid), and the answer is the same.
+    const perEmail = await this.limits.check({ throttler: 'reset-per-email', tracker: email });
+    const token = randomBytes(32).toString('base64url');
+    const tokenHash = hashToken(token);
+    if (!perEmail.allowed) return;
+    if (!(await this.tokens.issue(email, tokenHash, TOKEN_TTL_SECONDS))) return;
+    const link = `${this.config.publicOrigin}/auth/reset-password?token=${token}`;
+    // After the answer: a slow mail server must neither delay it nor tell a known e-mail apart.
+    setImmediate(() => {
+      this.mail.send({ to: email, ...passwordResetMail(link) }).catch((error: unknown) => {
+        this.logger.error({ reason: error instanceof Error ? error.message : String(error) }, 'Could not send the password-reset mail');
+      });
+    });
+  }
+
+  /**
+   * Sets the new password with a live token and signs in: every other login session of the
+   * account ends (on every instance: sessions are read per request), the e-mail's login failures
+   * are cleared and the e-mail counts as verified. A banned account: 403, the token stays unused.
+   */
+  async reset(token: string, password: string, userAgent: string | null): Promise<{ accountId: string; token: string }> {
+    if (!TOKEN.test(token)) throw new InvalidResetTokenError();
+    const tokenHash = hashToken(token);
+    // Checked before the (slow) hash, and again inside the transaction below.
+    const found = await this.tokens.find(tokenHash);
+    if (!found) throw new InvalidResetTokenError();
+    if (found.banned) throw new AccountBannedError();
+    const passwordHash = await this.passwords.hash(password);
+    const session = await this.uow.run(async () => {
+      const accountId = await this.tokens.use(tokenHash);
+      if (!accountId) throw new InvalidResetTokenError();
+      // Banned meanwhile: the rollback leaves the token unused.
+      if (!(await this.tokens.setPassword(accountId, passwordHash))) throw new AccountBannedError();
+      await this.loginSessions.revokeAllOf(accountId);
+      return { accountId, token: await this.loginSessions.start(accountId, userAgent) };
+    });
+    await this.limits.reset('login-per-email', found.email);
+    return session;
+  }
+
+  /** One batch of the retention purge: tokens used, or expired by `now`. */
+  purgeBatch(now: Date, limit: number): Promise<number> {
+    return this.tokens.purgeBatch(now, limit);
+  }
+}
