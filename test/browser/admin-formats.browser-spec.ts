@@ -6,35 +6,14 @@
  * admin's success messages in words; no word broken inside a table at 1280 px, even with a
  * 40-character version label and a 60-character e-mail.
  */
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, createDeveloper, createGame, signUpVerifiedPlayer } from '../support/factories';
 import { BrowserWorld, newContext, screenshot, signIn, startBrowserWorld } from '../support/browser';
+import { brokenWords } from '../support/broken-words';
 
 const LONG_LABEL = '2.0.0-release-candidate-with-a-long-name'; // 40 characters, one word
 const LONG_EMAIL = `${'a-very-long-mailbox-name-for-the-console'.padEnd(47, 'x')}@example.test`; // 60 characters
 const TIME = /^\d{1,2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4}, \d{2}:\d{2} UTC$/;
-
-/** Words of the admin tables (headers, cells, buttons) whose text lies on more than one line. */
-function brokenWords(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const broken: string[] = [];
-    const walker = document.createTreeWalker(document.querySelector('main')!, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      const parent = node.parentElement!;
-      // Text for screen readers only is clipped to a pixel on purpose.
-      if (!parent.closest('table') || parent.closest('.visually-hidden, template, dialog')) continue;
-      const text = node.textContent ?? '';
-      for (const match of text.matchAll(/\S+/g)) {
-        const range = document.createRange();
-        range.setStart(node, match.index!);
-        range.setEnd(node, match.index! + match[0].length);
-        const tops = new Set(Array.from(range.getClientRects()).filter((r) => r.width > 0).map((r) => Math.round(r.top)));
-        if (tops.size > 1) broken.push(match[0]);
-      }
-    }
-    return broken;
-  });
-}
 
 describe('/admin formats (CONTRACT §17.2)', () => {
   let world: BrowserWorld;

@@ -10,32 +10,12 @@ import { dateText, moneyText } from '../../src/web/formats';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, createApiKey, createDeveloper, Developer, publishGame, signUpVerifiedPlayer } from '../support/factories';
 import { fundPlayer, paidSession } from '../support/play';
 import { BrowserWorld, newContext, screenshot, signIn, startBrowserWorld } from '../support/browser';
+import { brokenWords } from '../support/broken-words';
 
 const LONG_LABEL = '2.0.0-release-candidate-with-a-long-name'; // 40 characters, one word
 const LONG_URL = 'https://cdn.example-studio.test/builds/2026/11/release-candidate-with-a-long-name/index.html';
 const TIME = /^\d{1,2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4}, \d{2}:\d{2} UTC$/;
 const DAY = /^\d{1,2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4}$/;
-
-/** Words inside the page's tables (headers, cells, buttons) whose text lies on more than one line. */
-function brokenWords(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const broken: string[] = [];
-    const walker = document.createTreeWalker(document.querySelector('main')!, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      const parent = node.parentElement!;
-      // Text for screen readers only is clipped to a pixel on purpose.
-      if (!parent.closest('table') || parent.closest('.visually-hidden, template, dialog')) continue;
-      for (const match of (node.textContent ?? '').matchAll(/\S+/g)) {
-        const range = document.createRange();
-        range.setStart(node, match.index!);
-        range.setEnd(node, match.index! + match[0].length);
-        const tops = new Set(Array.from(range.getClientRects()).filter((r) => r.width > 0).map((r) => Math.round(r.top)));
-        if (tops.size > 1) broken.push(match[0]);
-      }
-    }
-    return broken;
-  });
-}
 
 /** The text of each cell of the row that contains `rowText` (textContent: the narrow screens' column names are CSS only). */
 async function cellsOf(page: Page, table: string, rowText: string): Promise<string[]> {
