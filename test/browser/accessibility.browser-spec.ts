@@ -35,6 +35,9 @@ describe('accessibility of the pages (CONTRACT §17.1)', () => {
 
   const PAGES: PageCase[] = [
     { name: 'sign-in', who: 'visitor', path: () => '/auth/login' },
+    { name: 'forgot password', who: 'visitor', path: () => '/auth/forgot' },
+    { name: 'forgot password (sent)', who: 'visitor', path: () => '/auth/forgot?sent=1' },
+    { name: 'reset password', who: 'visitor', path: () => `/auth/reset-password?token=${'A'.repeat(43)}` },
     { name: '404', who: 'player', path: () => '/developer/no-such-page', status: 404 },
     { name: 'catalogue', who: 'visitor', path: () => '/' },
     {

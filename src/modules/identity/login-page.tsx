@@ -1,4 +1,4 @@
-/** The sign-in page (`GET /auth/login`, CONTRACT §17.1): form "Sign in" and form "Sign up", calling the JSON endpoints. */
+/** The sign-in page (`GET /auth/login`, CONTRACT §17.1): form "Sign in" (with "Forgot password?", CONTRACT §20) and form "Sign up", calling the JSON endpoints. */
 import { ApiForm, Submit, TextField } from '../../web/layout/components';
 import { Layout } from '../../web/layout/layout';
 
@@ -25,6 +25,9 @@ export function LoginPage(props: { next: string; verified?: '0' | '1' }) {
             <TextField id="signin-password" label="Password" name="password" type="password" autocomplete="current-password" required />
             <Submit>Sign in</Submit>
           </ApiForm>
+          <p>
+            <a href="/auth/forgot">Forgot password?</a>
+          </p>
         </div>
         <div class="panel">
           <ApiForm id="signup" method="POST" action="/auth/signup" labelledBy="signup-heading" after="navigate" next={props.next}>

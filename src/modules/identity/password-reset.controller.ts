@@ -1,18 +1,22 @@
-import { Body, Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, HttpCode, Inject, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { h } from 'preact';
 import type { Request, Response } from 'express';
 import { CONFIG, Config } from '../../config';
 import { PublicSameOrigin } from '../../http/account-auth';
 import { ApiErrors } from '../../http/error-responses';
+import { sendPage, Viewer } from '../../web/layout/layout';
+import { OptionalViewer, Page } from '../../web/layout/page-auth';
 import { ApiRateLimited, clientAddress } from '../rate-limits';
 import { AccountsService } from './accounts.service';
 import { authCookie } from './auth-cookie';
 import { UserResponseDto } from './identity.dto';
 import { userAgentOf } from './login-session.service';
 import { PasswordResetRequestDto, PasswordResetRequestedDto, ResetPasswordDto } from './password-reset.dto';
+import { ForgotPasswordPage, ResetPasswordPage } from './password-reset-pages';
 import { PasswordResetService } from './password-reset.service';
 
-/** Password reset by mailed link (CONTRACT §20): the request, and the new password with the link's token. */
+/** Password reset by mailed link (CONTRACT §20): the request, the new password with the link's token, and their pages. */
 @ApiTags('accounts')
 @Controller('auth')
 export class PasswordResetController {
@@ -24,6 +28,23 @@ export class PasswordResetController {
     @Inject(CONFIG) config: Config,
   ) {
     this.secure = new URL(config.publicOrigin).protocol === 'https:';
+  }
+
+  @Get('forgot')
+  @Page('anyone', { summary: 'The "Forgot password?" page (HTML): form "Reset password", then "Check your e-mail" (`sent=1`)' })
+  @ApiQuery({ name: 'sent', required: false, enum: ['1'], description: 'The link was asked for: the page says to check the mailbox' })
+  forgotPage(@OptionalViewer() viewer: Viewer | null, @Query('sent') sent: unknown, @Res() res: Response): void {
+    sendPage(res, h(ForgotPasswordPage, { viewer, sent: sent === '1' }));
+  }
+
+  @Get('reset-password')
+  @Page('anyone', {
+    summary: 'The mailed reset link (HTML): form "Set a new password"',
+    description: 'Setting the password signs in and goes to /me. The token is checked when the form is sent (400 INVALID_TOKEN shown in the form).',
+  })
+  @ApiQuery({ name: 'token', required: true, description: 'The token from the reset mail' })
+  resetPage(@OptionalViewer() viewer: Viewer | null, @Query('token') token: unknown, @Res() res: Response): void {
+    sendPage(res, h(ResetPasswordPage, { viewer, token: typeof token === 'string' && token.length <= 128 ? token : '' }));
   }
 
   @Post('password-reset')
