@@ -69,6 +69,10 @@ describe('password reset (CONTRACT §20)', () => {
 
     await resetToken(player.email);
     expect(smtp.mailsTo(unknown)).toEqual([]);
+    // The same writes either way: the unknown e-mail's token is stored too, tied to no account.
+    const count = async (where: string, values: unknown[] = []) => Number((await t.db.query(`SELECT count(*) AS n FROM password_reset_tokens WHERE ${where}`, values)).rows[0].n);
+    expect(await count('account_id = $1', [player.accountId])).toBe(1);
+    expect(await count('account_id IS NULL')).toBe(1);
   });
 
   it('mails a link (text and HTML) whose token is random and stored only as its SHA-256; it sets the password and signs in, once', async () => {
@@ -194,6 +198,32 @@ describe('password reset (CONTRACT §20)', () => {
     expect((await tokenRow(token))!.used_at).toBeNull();
     await admin.post(`/api/admin/users/${player.accountId}/unban`, { reason: 'Appeal granted.' }).expect(200);
     await logIn(t, player.email, player.password);
+  });
+
+  it('takes as long for an unknown e-mail as for a known one (medians of 50 tries each within 20%)', async () => {
+    const timing = await createWorldApp({
+      env: { MAIL_TRANSPORT: `smtp://127.0.0.1:${smtp.port}`, RATE_LIMIT_RESET_PER_EMAIL: '1000/3600', RATE_LIMIT_RESET_PER_ADDRESS: '1000/3600' },
+    });
+    try {
+      const player = await signUpPlayer(timing);
+      const took = { known: [] as number[], unknown: [] as number[] };
+      const time = async (kind: 'known' | 'unknown', record: boolean) => {
+        const email = kind === 'known' ? player.email : uniqueEmail('nobody');
+        const start = process.hrtime.bigint();
+        await timing.http().post('/auth/password-reset').send({ email }).expect(202);
+        if (record) took[kind].push(Number(process.hrtime.bigint() - start) / 1e6);
+      };
+      // Ten of each to warm up, then 50 each, taking turns to go first.
+      for (let i = 0; i < 60; i++) {
+        const order = i % 2 === 0 ? (['known', 'unknown'] as const) : (['unknown', 'known'] as const);
+        for (const kind of order) await time(kind, i >= 10);
+      }
+      const median = (ms: number[]) => [...ms].sort((a, b) => a - b)[Math.floor(ms.length / 2)]!;
+      const [known, unknown] = [median(took.known), median(took.unknown)];
+      expect(Math.abs(known - unknown) / Math.min(known, unknown)).toBeLessThanOrEqual(0.2);
+    } finally {
+      await timing.close();
+    }
   });
 
   it('refuses both from another origin (403 FORBIDDEN), as /auth/login', async () => {

@@ -7,9 +7,10 @@ export class PasswordResetToken {
   @PrimaryColumn('bytea', { name: 'token_hash', primaryKeyConstraintName: 'password_reset_tokens_pkey' })
   tokenHash!: Buffer;
 
-  @Column('uuid', { name: 'account_id' })
+  /** Null for a decoy: the row an unknown e-mail's request stores, so both do the same writes (CONTRACT §20). */
+  @Column('uuid', { name: 'account_id', nullable: true })
   @ForeignKey('accounts', { name: 'password_reset_tokens_account_id_fkey' })
-  accountId!: string;
+  accountId!: string | null;
 
   @CreateDateColumn({ type: 'timestamptz', name: 'created_at', default: () => 'now()' })
   createdAt!: Date;

@@ -7,19 +7,21 @@ export class PasswordResetRepository {
   constructor(private readonly uow: UnitOfWork) {}
 
   /**
-   * One statement whether or not an account has the e-mail (the same round trip either way):
-   * when one has, its unused tokens are deleted (a newer link voids older ones) and this one
-   * stored. Returns whether a token was stored.
+   * The same statement and the same writes whether or not an account has the e-mail (CONTRACT
+   * §20: nothing in the timing tells them apart): the token is stored either way, with the
+   * account when one has the e-mail (its older unused tokens deleted: a newer link voids them),
+   * else with none, a decoy no link can use that the retention purge deletes once expired.
+   * Returns whether an account has the e-mail.
    */
   async issue(email: string, tokenHash: Buffer, ttlSeconds: number): Promise<boolean> {
-    const rows = await this.uow.query(
+    const row = await this.uow.one<{ account_id: string | null }>(
       `WITH account AS (SELECT id FROM accounts WHERE lower(email) = lower($1::text) AND email = $1::text),
             voided AS (DELETE FROM password_reset_tokens WHERE account_id IN (SELECT id FROM account) AND used_at IS NULL)
        INSERT INTO password_reset_tokens (token_hash, account_id, expires_at)
-       SELECT $2::bytea, id, now() + make_interval(secs => $3::double precision) FROM account RETURNING 1`,
+       VALUES ($2::bytea, (SELECT id FROM account), now() + make_interval(secs => $3::double precision)) RETURNING account_id`,
       [email, tokenHash, ttlSeconds],
     );
-    return rows.length === 1;
+    return row?.account_id != null;
   }
 
   /** A live token's account and e-mail, and whether it is banned; undefined for an unknown, used or expired token. */

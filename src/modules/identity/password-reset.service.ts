@@ -21,8 +21,8 @@ function hashToken(token: string): Buffer {
 /**
  * Password reset by mailed link (CONTRACT §20, OWASP Forgot Password cheat sheet). A request is
  * answered the same whether or not an account has the e-mail, after the same work: the
- * per-address limit (429), the silent per-e-mail limit, a token made and hashed, one statement
- * that stores it only for a known e-mail; the mail goes after the answer, in the background.
+ * per-address limit (429), the silent per-e-mail limit, a token made, hashed and stored (with no
+ * account for an unknown e-mail: a decoy); the mail goes after the answer, in the background.
  */
 @Injectable()
 export class PasswordResetService {
