@@ -6,6 +6,7 @@
  * the e-mail; a banned account stays out and keeps its token.
  */
 import { createHash } from 'node:crypto';
+import { RetentionService } from '../../src/modules/retention/retention.service';
 import type { TestApp } from '../support/app';
 import { signedInAdmin } from '../support/admin';
 import { authCookieOf, createWorldApp, logIn, signUpPlayer, uniqueEmail } from '../support/factories';
@@ -198,6 +199,18 @@ describe('password reset (CONTRACT §20)', () => {
     expect((await tokenRow(token))!.used_at).toBeNull();
     await admin.post(`/api/admin/users/${player.accountId}/unban`, { reason: 'Appeal granted.' }).expect(200);
     await logIn(t, player.email, player.password);
+  });
+
+  it('is purged by the retention job once used or expired; a live link stays', async () => {
+    const [used, waiting] = [await signUpPlayer(t), await signUpPlayer(t)];
+    for (const player of [used, waiting]) await requestReset(player.email, freshAddress()).expect(202);
+    await resetPassword(await resetToken(used.email)).expect(200);
+    const live = await resetToken(waiting.email);
+    const report = await t.app.nest.get(RetentionService).purge(new Date());
+    expect(report.passwordResetTokens).toBeGreaterThanOrEqual(1);
+    expect(await tokenRow(live)).toEqual({ used_at: null });
+    expect((await t.db.query('SELECT 1 FROM password_reset_tokens WHERE account_id = $1', [used.accountId])).rows).toEqual([]);
+    await resetPassword(live).expect(200);
   });
 
   it('takes as long for an unknown e-mail as for a known one (medians of 50 tries each within 20%)', async () => {
