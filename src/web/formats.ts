@@ -5,22 +5,32 @@
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
-/** `27 Nov 2026` for an ISO date-time (the UTC calendar day). */
-export function dateText(iso: string): string {
-  const at = new Date(iso);
-  return `${at.getUTCDate()} ${MONTHS[at.getUTCMonth()]} ${at.getUTCFullYear()}`;
+/** `27 Nov 2026` for an ISO date-time or a Date (the UTC calendar day). */
+export function dateText(at: string | Date): string {
+  const date = typeof at === 'string' ? new Date(at) : at;
+  return `${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]} ${date.getUTCFullYear()}`;
 }
 
-/** `27 Nov 2026, 19:47 UTC` for an ISO date-time. */
-export function dateTimeText(iso: string): string {
-  const at = new Date(iso);
-  const two = (n: number): string => String(n).padStart(2, '0');
-  return `${dateText(iso)}, ${two(at.getUTCHours())}:${two(at.getUTCMinutes())} UTC`;
+function two(n: number): string {
+  return n < 10 ? `0${n}` : String(n);
+}
+
+/** `19:47 UTC` for a Date. */
+export function timeOfDayText(date: Date): string {
+  return `${two(date.getUTCHours())}:${two(date.getUTCMinutes())} UTC`;
+}
+
+/** `27 Nov 2026, 19:47 UTC` for an ISO date-time or a Date (parsed once: a page writes dozens). */
+export function dateTimeText(at: string | Date): string {
+  const date = typeof at === 'string' ? new Date(at) : at;
+  return `${dateText(date)}, ${timeOfDayText(date)}`;
 }
 
 /** A whole number (a count, coins, a score as decimal digits) with comma thousands separators. */
 export function wholeNumberText(value: number | string): string {
   const digits = typeof value === 'number' ? String(Math.trunc(value)) : value;
+  // Most counts on a page are under 1,000: no separator to place, no regular expression to run.
+  if (digits.length < 4) return digits;
   return digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
@@ -31,10 +41,14 @@ export function wholeNumberText(value: number | string): string {
  */
 export function moneyText(usd: string | number): string {
   const text = typeof usd === 'number' ? String(usd) : usd.trim();
-  const negative = text.startsWith('-');
-  const [whole = '0', fraction = ''] = (negative ? text.slice(1) : text).split('.');
-  const decimals = fraction.replace(/0+$/, '').padEnd(2, '0');
-  return `${negative ? '-' : ''}$${wholeNumberText(whole.replace(/^0+(?=\d)/, '') || '0')}.${decimals}`;
+  const negative = text.charCodeAt(0) === 45; // '-'
+  const unsigned = negative ? text.slice(1) : text;
+  const point = unsigned.indexOf('.');
+  let whole = point < 0 ? unsigned : unsigned.slice(0, point);
+  let fraction = point < 0 ? '' : unsigned.slice(point + 1);
+  while (whole.length > 1 && whole.charCodeAt(0) === 48) whole = whole.slice(1); // leading '0'
+  while (fraction.length > 2 && fraction.charCodeAt(fraction.length - 1) === 48) fraction = fraction.slice(0, -1); // trailing '0' past the cents
+  return `${negative ? '-' : ''}$${wholeNumberText(whole || '0')}.${fraction.padEnd(2, '0')}`;
 }
 
 /** A long id cut for a table: its first 8 characters and an ellipsis (the full value goes in a `title`). */

@@ -6,7 +6,7 @@
 import { h, type ComponentChildren } from 'preact';
 import { ICON_KEYS } from '../icons';
 import { ICON_NODES, ICON_SVG_ATTRIBUTES, iconNode, type IconNode } from '../icons';
-import { dateText, dateTimeText, moneyText, shortIdText } from '../formats';
+import { dateText, moneyText, shortIdText, timeOfDayText } from '../formats';
 
 /** What the page does after the API said yes: reload it, go to `next`, or replace its `data-region` parts. */
 export type After = 'reload' | 'navigate' | 'refresh';
@@ -224,14 +224,14 @@ export function Icon(props: { iconKey: string }) {
 /** A date-time in UTC, readable and machine-readable (§17.2: `27 Nov 2026, 19:47 UTC`; `dateOnly`: `27 Nov 2026`). */
 export function When(props: { at: Date | string | null; empty?: string; dateOnly?: boolean }) {
   if (props.at === null) return <>{props.empty ?? '—'}</>;
-  const iso = new Date(props.at).toISOString();
-  if (props.dateOnly) return <time datetime={iso}>{dateText(iso)}</time>;
+  const at = props.at instanceof Date ? props.at : new Date(props.at);
+  const iso = at.toISOString();
+  const day = dateText(at);
+  if (props.dateOnly) return <time datetime={iso}>{day}</time>;
   // A narrow column breaks the line only between the day and the time of day, never inside either (§17.2 "Tables").
-  const text = dateTimeText(iso);
-  const cut = text.indexOf(', ') + 1;
   return (
     <time datetime={iso}>
-      <span class="nowrap">{text.slice(0, cut)}</span> <span class="nowrap">{text.slice(cut + 1)}</span>
+      <span class="nowrap">{day},</span> <span class="nowrap">{timeOfDayText(at)}</span>
     </time>
   );
 }
