@@ -90,10 +90,12 @@ describe('screenshots of every page (docs/screenshots)', () => {
     const visitor = await contextFor(null);
     await shoot(visitor, 'sign-in', '/auth/login');
     await shoot(visitor, 'catalogue', '/');
+    await shoot(visitor, 'forgot-password', '/auth/forgot');
 
     const playerContext = await contextFor(DEMO.player);
     await shoot(playerContext, 'game', `/games/${DEMO.game.slug}`);
     await shoot(playerContext, 'me', '/me');
+    await shoot(playerContext, 'settings', '/me/settings');
     // The play page mid-round (the README shows the phone): a coin inserted, a few taps scored.
     for (const width of WIDTHS) {
       const phone = await playerContext.newPage();
