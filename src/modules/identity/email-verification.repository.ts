@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../../database/unit-of-work';
+import { purgeTokensSql, useTokenSql } from './random-token';
 
 @Injectable()
 export class EmailVerificationRepository {
@@ -15,8 +16,7 @@ export class EmailVerificationRepository {
   /** Uses a live token once; returns its account, or undefined for an unknown, used or expired token. */
   async use(tokenHash: Buffer): Promise<string | undefined> {
     const row = await this.uow.one<{ account_id: string }>(
-      `UPDATE email_verification_tokens SET used_at = now()
-        WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now() RETURNING account_id`,
+      useTokenSql('email_verification_tokens'),
       [tokenHash],
     );
     return row?.account_id;
@@ -25,9 +25,7 @@ export class EmailVerificationRepository {
   /** Deletes up to `limit` tokens used, or expired before `now`; returns how many. */
   async purgeBatch(now: Date, limit: number): Promise<number> {
     const rows = await this.uow.query(
-      `DELETE FROM email_verification_tokens WHERE token_hash IN (
-         SELECT token_hash FROM email_verification_tokens WHERE used_at IS NOT NULL OR expires_at < $1 LIMIT $2 FOR UPDATE SKIP LOCKED
-       ) RETURNING 1`,
+      purgeTokensSql('email_verification_tokens'),
       [now, limit],
     );
     return rows.length;

@@ -1,4 +1,3 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CONFIG, Config } from '../../config';
 import { UnitOfWork } from '../../database/unit-of-work';
@@ -6,14 +5,10 @@ import { AccountRepository } from './account.repository';
 import { EmailVerificationRepository } from './email-verification.repository';
 import { InvalidVerificationTokenError } from './identity.errors';
 import { MailService, verificationMail } from '../mail';
+import { hashToken, newToken, TOKEN_PATTERN } from './random-token';
 
 /** Verification links stay valid for two days. */
 const TOKEN_TTL_SECONDS = 48 * 60 * 60;
-const TOKEN = /^[A-Za-z0-9_-]{43}$/;
-
-function hashToken(token: string): Buffer {
-  return createHash('sha256').update(token).digest();
-}
 
 /** E-mail verification: a single-use random token, stored hashed, mailed as a link. */
 @Injectable()
@@ -30,7 +25,7 @@ export class EmailVerificationService {
 
   /** Stores a token (inside the caller's transaction) and returns the mail to send after commit. */
   async issue(accountId: string, email: string): Promise<() => Promise<void>> {
-    const token = randomBytes(32).toString('base64url');
+    const token = newToken();
     await this.tokens.insert(accountId, hashToken(token), TOKEN_TTL_SECONDS);
     const link = `${this.config.publicOrigin}/auth/verify-email?token=${token}`;
     return async () => {
@@ -54,7 +49,7 @@ export class EmailVerificationService {
    */
   async verify(token: string): Promise<string> {
     this.uow.requireTransaction();
-    if (!TOKEN.test(token)) throw new InvalidVerificationTokenError();
+    if (!TOKEN_PATTERN.test(token)) throw new InvalidVerificationTokenError();
     const accountId = await this.tokens.use(hashToken(token));
     if (!accountId) throw new InvalidVerificationTokenError();
     await this.accounts.markVerified(accountId);

@@ -1,4 +1,3 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import type { Request } from 'express';
 import { LOGIN_SESSION_TTL_SECONDS, readAuthToken } from './auth-cookie';
@@ -6,13 +5,11 @@ import { UnauthenticatedError } from '../../errors/app-error';
 import { type AccountContext, isPlayer } from '../../http/account-auth';
 import { AccountBannedError } from './identity.errors';
 import { DeviceRow, LoginSessionRepository } from './login-session.repository';
+import { hashToken, newToken, TOKEN_PATTERN } from './random-token';
 
 /** A kept login session is read again after this long (docs/operations.md, "Scaling out"). */
 const KEPT_MS = 30_000;
 const KEPT_MAX = 10_000;
-
-/** Tokens are 32 random bytes in base64url; anything else is not worth a database read. */
-const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
 /** What `login_sessions.user_agent` keeps of a request's `User-Agent`: its first 200 characters, null when none (CONTRACT §20). */
 export function userAgentOf(request: Pick<Request, 'headers'>): string | null {
@@ -24,13 +21,9 @@ export function userAgentOf(request: Pick<Request, 'headers'>): string | null {
 /** The newest this many live sessions are listed (a person has a handful; the rest are old sign-ins). */
 const DEVICES_LISTED = 100;
 
-function hashToken(token: string): Buffer {
-  return createHash('sha256').update(token).digest();
-}
-
 /** The SHA-256 of a well-formed token; undefined for none or a malformed one (never worth a database read). */
 function hashOf(token: string | undefined): Buffer | undefined {
-  return token && TOKEN.test(token) ? hashToken(token) : undefined;
+  return token && TOKEN_PATTERN.test(token) ? hashToken(token) : undefined;
 }
 
 /** Login sessions behind the `auth_session` cookie: opaque random tokens, only their SHA-256 stored. */
@@ -51,7 +44,7 @@ export class LoginSessionService {
 
   /** Starts a login session; the token is returned once, for the cookie. A banned account gets none (403 ACCOUNT_BANNED). */
   async start(accountId: string, userAgent: string | null = null): Promise<string> {
-    const token = randomBytes(32).toString('base64url');
+    const token = newToken();
     if (!(await this.sessions.insert(accountId, hashToken(token), LOGIN_SESSION_TTL_SECONDS, userAgent))) throw new AccountBannedError();
     return token;
   }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../../database/unit-of-work';
+import { purgeTokensSql, useTokenSql } from './random-token';
 
 /** Password-reset tokens (CONTRACT §20), by the SHA-256 of the mailed token. */
 @Injectable()
@@ -38,8 +39,7 @@ export class PasswordResetRepository {
   async use(tokenHash: Buffer): Promise<string | undefined> {
     this.uow.requireTransaction();
     const row = await this.uow.one<{ account_id: string }>(
-      `UPDATE password_reset_tokens SET used_at = now()
-        WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now() RETURNING account_id`,
+      useTokenSql('password_reset_tokens'),
       [tokenHash],
     );
     return row?.account_id;
@@ -61,9 +61,7 @@ export class PasswordResetRepository {
   /** Deletes up to `limit` tokens used, or expired before `now`; returns how many. */
   async purgeBatch(now: Date, limit: number): Promise<number> {
     const rows = await this.uow.query(
-      `DELETE FROM password_reset_tokens WHERE token_hash IN (
-         SELECT token_hash FROM password_reset_tokens WHERE used_at IS NOT NULL OR expires_at < $1 LIMIT $2 FOR UPDATE SKIP LOCKED
-       ) RETURNING 1`,
+      purgeTokensSql('password_reset_tokens'),
       [now, limit],
     );
     return rows.length;

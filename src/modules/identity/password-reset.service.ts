@@ -1,4 +1,3 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CONFIG, Config } from '../../config';
 import { UnitOfWork } from '../../database/unit-of-work';
@@ -9,14 +8,10 @@ import { AccountBannedError, InvalidResetTokenError } from './identity.errors';
 import { LoginSessionService } from './login-session.service';
 import { PasswordResetRepository } from './password-reset.repository';
 import { PasswordService } from './password.service';
+import { hashToken, newToken, TOKEN_PATTERN } from './random-token';
 
 /** Reset links stay valid for 60 minutes (CONTRACT §20). */
 const TOKEN_TTL_SECONDS = 60 * 60;
-const TOKEN = /^[A-Za-z0-9_-]{43}$/;
-
-function hashToken(token: string): Buffer {
-  return createHash('sha256').update(token).digest();
-}
 
 /**
  * Password reset by mailed link (CONTRACT §20, OWASP Forgot Password cheat sheet). A request is
@@ -43,7 +38,7 @@ export class PasswordResetService {
     await this.limits.consume({ throttler: 'reset-per-address', tracker: clientAddress });
     // Beyond the per-e-mail limit nothing changes (no mail; earlier links stay valid), and the answer is the same.
     const perEmail = await this.limits.check({ throttler: 'reset-per-email', tracker: email });
-    const token = randomBytes(32).toString('base64url');
+    const token = newToken();
     const tokenHash = hashToken(token);
     if (!perEmail.allowed) return;
     if (!(await this.tokens.issue(email, tokenHash, TOKEN_TTL_SECONDS))) return;
@@ -62,7 +57,7 @@ export class PasswordResetService {
    * are cleared and the e-mail counts as verified. A banned account: 403, the token stays unused.
    */
   async reset(token: string, password: string, userAgent: string | null): Promise<{ accountId: string; token: string }> {
-    if (!TOKEN.test(token)) throw new InvalidResetTokenError();
+    if (!TOKEN_PATTERN.test(token)) throw new InvalidResetTokenError();
     const tokenHash = hashToken(token);
     // Checked before the (slow) hash, and again inside the transaction below.
     const found = await this.tokens.find(tokenHash);
