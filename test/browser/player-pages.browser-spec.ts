@@ -72,6 +72,7 @@ describe('the player\'s pages (CONTRACT §17.2, issue 27 items 7, 9, 12)', () =>
     await eventually(scores, (rows) => rows.length === 2);
     const prompt = page.getByRole('textbox', { name: /high score 30!/i });
     await prompt.waitFor();
+    await page.locator('#initials-form').filter({ hasText: '1 more score' }).waitFor();
     expect(await page.locator('#initials-form').textContent()).toContain('1 more score');
     await screenshot(page, 'player-initials-pending-1280');
     await prompt.fill('ace');
