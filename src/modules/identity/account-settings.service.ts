@@ -20,12 +20,13 @@ export class AccountSettingsService {
   ) {}
 
   /**
-   * A new password, the current one proved first. The check counts as a login attempt on the
-   * account's e-mail (CONTRACT §12 per-e-mail limit: 429 once reached, so a stolen cookie cannot
-   * guess on); a wrong password stays counted (403 WRONG_PASSWORD), a right one is taken back.
-   * Every other login session of the account ends, on every instance at once; this one stays.
+   * Proves the signed-in person's current password before a change asks it (CONTRACT §20: right
+   * after validation, before any 404 or 409). The check counts as a login attempt on the account's
+   * e-mail (CONTRACT §12 per-e-mail limit: 429 once reached, so a stolen cookie cannot guess on); a
+   * wrong password stays counted (403 WRONG_PASSWORD), a right one is taken back. Returns the
+   * stored hash that matched.
    */
-  async changePassword(auth: AccountContext, currentPassword: string, newPassword: string): Promise<void> {
+  async proveCurrentPassword(auth: AccountContext, currentPassword: string): Promise<string> {
     const attempt = await this.limits.consume({ throttler: 'login-per-email', tracker: auth.email });
     let valid = false;
     let stored: string | undefined;
@@ -45,6 +46,15 @@ export class AccountSettingsService {
     }
     if (!valid) throw new WrongPasswordError();
     await this.limits.release(attempt);
+    return stored;
+  }
+
+  /**
+   * A new password, the current one proved first (proveCurrentPassword). Every other login
+   * session of the account ends, on every instance at once; this one stays.
+   */
+  async changePassword(auth: AccountContext, currentPassword: string, newPassword: string): Promise<void> {
+    const stored = await this.proveCurrentPassword(auth, currentPassword);
     const passwordHash = await this.passwords.hash(newPassword);
     await this.uow.run(async () => {
       await this.accounts.setPasswordHash(auth.accountId, stored, passwordHash);
