@@ -41,6 +41,14 @@ describe('loadConfig', () => {
     expect(loadConfig({ NODE_ENV: 'production', ...STRIPE, SEED_DEMO: 'true' }).seedDemo).toBe(true);
   });
 
+  it('requires two-factor of admins in production unless told otherwise', () => {
+    expect(loadConfig({}).adminRequire2fa).toBe(false);
+    expect(loadConfig({ ADMIN_REQUIRE_2FA: 'true' }).adminRequire2fa).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'production', ...STRIPE }).adminRequire2fa).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'production', ...STRIPE, ADMIN_REQUIRE_2FA: 'false' }).adminRequire2fa).toBe(false);
+    expect(() => loadConfig({ ADMIN_REQUIRE_2FA: 'maybe' })).toThrow(/ADMIN_REQUIRE_2FA accepts "true" or "false"/);
+  });
+
   it('sells the default packs through the sandbox outside production', () => {
     expect(loadConfig({}).coinPacks).toEqual([10, 40, 100]);
     expect(loadConfig({ COIN_PACKS: ' 100, 5 ,40' }).coinPacks).toEqual([5, 40, 100]);

@@ -30,6 +30,8 @@ export interface Config {
   publicOriginIsDefault: boolean;
   adminEmail: string | undefined;
   adminPassword: string | undefined;
+  /** ADMIN_REQUIRE_2FA: an admin without two-factor gets 403 TWO_FACTOR_REQUIRED from the admin API and page (CONTRACT §20). */
+  adminRequire2fa: boolean;
   playerRefSecret: string | undefined;
   sessionIdleTimeoutSeconds: number;
   seedDemo: boolean;
@@ -327,6 +329,7 @@ export function loadConfig(env: Env = process.env): Config {
     publicOriginIsDefault: explicitOrigin === undefined,
     adminEmail,
     adminPassword,
+    adminRequire2fa: bool(env, 'ADMIN_REQUIRE_2FA', nodeEnv === 'production'),
     playerRefSecret,
     sessionIdleTimeoutSeconds: int(env, 'SESSION_IDLE_TIMEOUT_SECONDS', 1800, 1, 86400),
     seedDemo: bool(env, 'SEED_DEMO', nodeEnv !== 'production'),
