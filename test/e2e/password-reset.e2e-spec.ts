@@ -259,3 +259,36 @@ describe('password reset (CONTRACT §20)', () => {
     expect((await t.http().post('/auth/reset-password').set('Origin', evil).send({ token: 'A'.repeat(43), password: NEW_PASSWORD }).expect(403)).body.error).toBe('FORBIDDEN');
   });
 });
+
+describe('password reset under the service-wide mail budget (RATE_LIMIT_MAIL_GLOBAL)', () => {
+  let t: TestApp;
+  let smtp: SmtpSink;
+
+  beforeAll(async () => {
+    smtp = await smtpServer();
+    // Three mails an hour for the whole service: the sign-up's verification mail and two reset mails.
+    t = await createWorldApp({ env: { MAIL_TRANSPORT: `smtp://127.0.0.1:${smtp.port}`, RATE_LIMIT_MAIL_GLOBAL: '3/3600' } });
+  });
+  afterAll(async () => {
+    await t.close();
+    await new Promise((r) => smtp.server.close(r));
+  });
+
+  it('beyond it answers the same 202 and sends nothing; the earlier link stays valid', async () => {
+    const player = await signUpPlayer(t);
+    const requestReset = (n: number) => t.http().post('/auth/password-reset').set('X-Forwarded-For', `198.51.100.${n}`).send({ email: player.email });
+    await requestReset(1).expect(202);
+    await smtp.waitFor(player.email, 1, SUBJECT);
+    await requestReset(2).expect(202);
+    const mails = await smtp.waitFor(player.email, 2, SUBJECT);
+    const latest = LINK.exec(mails[1]!.text)![1]!;
+    const over = await requestReset(3).expect(202);
+    expect(over.body).toEqual({ sent: true });
+    // The budget is spent for every other mail too.
+    const other = await signUpPlayer(t);
+    await t.http().post('/auth/verify-email/resend').set('Cookie', other.cookie).expect(429);
+    expect(smtp.mailsTo(player.email, SUBJECT)).toHaveLength(2);
+    // No third link was made (it would have voided this one).
+    await t.http().post('/auth/reset-password').send({ token: latest, password: NEW_PASSWORD }).expect(200);
+  });
+});

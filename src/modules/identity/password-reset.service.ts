@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CONFIG, Config } from '../../config';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { MailService, passwordResetMail } from '../mail';
-import { RateLimiter } from '../rate-limits';
+import { EVERYONE, RateLimiter } from '../rate-limits';
 import { normalizeEmail } from './email-address';
 import { AccountBannedError, InvalidResetTokenError } from './identity.errors';
 import { LoginSessionService } from './login-session.service';
@@ -36,11 +36,16 @@ export class PasswordResetService {
   async request(rawEmail: string, clientAddress: string): Promise<void> {
     const email = normalizeEmail(rawEmail);
     await this.limits.consume({ throttler: 'reset-per-address', tracker: clientAddress });
-    // Beyond the per-e-mail limit nothing changes (no mail; earlier links stay valid), and the answer is the same.
-    const perEmail = await this.limits.check({ throttler: 'reset-per-email', tracker: email });
+    // Beyond the per-e-mail limit or the service's mail budget (`RATE_LIMIT_MAIL_GLOBAL`, shared with every other mail)
+    // nothing changes (no mail; earlier links stay valid), and the answer is the same. Both are counted for an unknown
+    // e-mail too: the same work either way.
+    const mailable = await this.limits.check({ throttler: 'reset-per-email', tracker: email }, { throttler: 'mail-global', tracker: EVERYONE });
     const token = newToken();
     const tokenHash = hashToken(token);
-    if (!perEmail.allowed) return;
+    if (!mailable.allowed) {
+      this.logger.warn({ retryAfterMs: mailable.retryAfterMs }, 'Password-reset mail not sent: a mail limit is reached');
+      return;
+    }
     if (!(await this.tokens.issue(email, tokenHash, TOKEN_TTL_SECONDS))) return;
     const link = `${this.config.publicOrigin}/auth/reset-password?token=${token}`;
     // After the answer: a slow mail server must neither delay it nor tell a known e-mail apart.
