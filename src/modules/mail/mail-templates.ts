@@ -57,3 +57,37 @@ export function passwordResetMail(link: string): MailContent {
     after: ['If it was not you, ignore this mail: your password stays as it is.'],
   });
 }
+
+/** The link that confirms a new e-mail address, mailed to that address (valid 24 hours, once). */
+export function emailChangeConfirmMail(link: string): MailContent {
+  return render({
+    subject: 'Confirm your new e-mail address',
+    lead: [
+      'Someone signed in to an arcade account asked to make this its e-mail address.',
+      'Open this link to confirm it (valid for 24 hours, once):',
+    ],
+    link: { href: link, label: 'Confirm my new e-mail address' },
+    after: ['Until then the account keeps signing in with its current address. If it was not you, ignore this mail: nothing changes.'],
+  });
+}
+
+/** A mail with nothing to follow (a notice): render()'s look, without a link. */
+function renderNotice(subject: string, paragraphs: string[]): MailContent {
+  const text = paragraphs.join('\n\n') + '\n';
+  const html =
+    '<!doctype html>\n' +
+    `<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>` +
+    '<body style="margin:0;padding:24px;font-family:system-ui,sans-serif;font-size:16px;line-height:1.5;color:#1a1a1a;background:#ffffff">' +
+    paragraphs.map((words) => `<p style="margin:0 0 16px">${escapeHtml(words)}</p>`).join('') +
+    '</body></html>\n';
+  return { subject, text, html };
+}
+
+/** The notice to the current address that a change to `newEmail` was asked for: no link, nothing to follow. */
+export function emailChangeNoticeMail(newEmail: string): MailContent {
+  return renderNotice('Your e-mail address may change', [
+    `Someone signed in to your arcade account asked to change its e-mail address to ${newEmail}.`,
+    'Nothing changes until the link we sent to that address is followed: until then you keep signing in with this address.',
+    'If it was not you, sign in and change your password in Settings.',
+  ]);
+}
