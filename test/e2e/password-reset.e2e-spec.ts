@@ -8,9 +8,10 @@
 import { createHash } from 'node:crypto';
 import { Client } from 'pg';
 import { RetentionService } from '../../src/modules/retention/retention.service';
-import type { TestApp } from '../support/app';
+import { createTestApp, TestApp } from '../support/app';
 import { signedInAdmin } from '../support/admin';
-import { authCookieOf, createWorldApp, logIn, signUpPlayer, uniqueEmail } from '../support/factories';
+import { authCookieOf, createDeveloper, createWorldApp, logIn, publishGame, signUpPlayer, uniqueEmail } from '../support/factories';
+import { startSession } from '../support/play';
 import { asAppRole } from '../support/global-setup';
 import { smtpServer, SmtpSink } from '../support/smtp';
 
@@ -109,14 +110,28 @@ describe('password reset (CONTRACT §20)', () => {
     expect(res.body.user.emailVerified).toBe(true);
   });
 
-  it('revokes every other login session of the account: their cookies answer 401', async () => {
-    const player = await signUpPlayer(t);
-    const laptop = await logIn(t, player.email, player.password);
-    await requestReset(player.email, freshAddress()).expect(202);
-    const res = await resetPassword(await resetToken(player.email)).expect(200);
-    await t.http().get('/api/me').set('Cookie', player.cookie).expect(401);
-    await t.http().get('/api/me').set('Cookie', laptop).expect(401);
-    await t.http().get('/api/me').set('Cookie', authCookieOf(res)).expect(200);
+  it('revokes every other login session of the account: their cookies answer 401 at once on every instance, a kept play route included', async () => {
+    const other = await createTestApp({ databaseUrl: t.databaseUrl });
+    try {
+      const dev = await createDeveloper(t);
+      const game = await publishGame(t, dev);
+      const player = await signUpPlayer(t, { verified: true });
+      const laptop = await logIn(t, player.email, player.password);
+      // The second instance keeps the laptop's login session for the heartbeat (read less than 30 s ago).
+      const { sessionId } = await startSession(other, { cookie: laptop }, game.slug);
+      const heartbeat = () => other.http().post(`/api/play/sessions/${sessionId}/heartbeat`).set('Cookie', laptop);
+      await heartbeat().expect(200);
+      await requestReset(player.email, freshAddress()).expect(202);
+      const res = await resetPassword(await resetToken(player.email)).expect(200);
+      for (const app of [t, other]) {
+        await app.http().get('/api/me').set('Cookie', player.cookie).expect(401);
+        await app.http().get('/api/me').set('Cookie', laptop).expect(401);
+        await app.http().get('/api/me').set('Cookie', authCookieOf(res)).expect(200);
+      }
+      expect((await heartbeat().expect(401)).body.error).toBe('UNAUTHENTICATED');
+    } finally {
+      await other.close();
+    }
   });
 
   it("clears the e-mail's failed logins: the new password signs in at once", async () => {
