@@ -1,4 +1,6 @@
 import { createHmac } from 'node:crypto';
+import { UnitOfWork } from '../../src/database/unit-of-work';
+import { PlaySessionRepository } from '../../src/modules/play-sessions/play-session.repository';
 import { PlayerRefService } from '../../src/modules/play-sessions/player-ref.service';
 import { createTestApp, TestApp } from '../support/app';
 import { createTestDatabase } from '../support/database';
@@ -210,6 +212,22 @@ describe('play sessions', () => {
       expect(Date.parse(res.body.lastSeenAt)).toBeGreaterThan(before.rows[0].last_seen_at.getTime());
       const after = await t.db.query('SELECT last_seen_at FROM play_sessions WHERE id = $1', [sessionId]);
       expect(after.rows[0].last_seen_at.toISOString()).toBe(res.body.lastSeenAt);
+    });
+
+    it('heartbeat commits without waiting for the WAL flush, for its own transaction only (issue 29: the last second of lastSeenAt is all a crash can lose)', async () => {
+      const { sessionId } = await startSession(t, player, game.slug);
+      const uow = t.app.nest.get(UnitOfWork);
+      const sessions = t.app.nest.get(PlaySessionRepository);
+      const login = await t.db.query<{ id: string }>('SELECT id FROM login_sessions WHERE account_id = $1 AND revoked_at IS NULL ORDER BY created_at DESC LIMIT 1', [player.accountId]);
+      const setting = async () => (await uow.one<{ value: string }>("SELECT current_setting('synchronous_commit') AS value"))!.value;
+      const inside = await uow.run(async () => {
+        const before = await setting();
+        expect(await sessions.heartbeat(sessionId, player.playerId, login.rows[0]!.id, IDLE)).toBeInstanceOf(Date);
+        return { before, after: await setting() };
+      });
+      expect(inside).toEqual({ before: 'on', after: 'off' });
+      // Every later transaction commits synchronously again.
+      expect(await uow.run(setting)).toBe('on');
     });
 
     it('heartbeat trusts a login session it read before only while the session lives: 401 at once after a sign-out, a ban, or an expiry or revocation made in SQL, the play session untouched', async () => {

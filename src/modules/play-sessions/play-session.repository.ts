@@ -89,8 +89,14 @@ const trustedTargetSql = (boardSize: number) => `SELECT i.id, i.play_session_id 
   LEFT JOIN insertion_voids v ON v.insertion_id = i.id
  WHERE i.id = $1 AND g.developer_id = $2`;
 
-/** See `heartbeat`: only an active session of this player, only while the login session `$3` is live. */
+/**
+ * See `heartbeat`: only an active session of this player, only while the login session `$3` is live.
+ * Its transaction commits without waiting for the WAL flush (`synchronous_commit = off`, set for
+ * this transaction only by the joined one-row subquery): a crash may lose the last fraction of a
+ * second of `last_seen_at`, which the next heartbeat writes again. Money never does this.
+ */
 const HEARTBEAT_SQL = `UPDATE play_sessions SET last_seen_at = GREATEST(last_seen_at, now())
+  FROM (SELECT set_config('synchronous_commit', 'off', true)) AS durability
   WHERE id = $1 AND player_id = $2 AND ended_at IS NULL AND last_seen_at > now() - make_interval(secs => $4)
     AND ${liveLoginSessionSql('$3')}
   RETURNING last_seen_at AS "lastSeenAt"`;
