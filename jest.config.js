@@ -10,7 +10,7 @@ const swc = (tsx) => ['@swc/jest', {
 
 const esm = ['@nestjs', 'file-type', 'strtok3', 'token-types',
   'peek-readable', '@tokenizer', 'uint8array-extras', 'load-esm', '@seriousme', 'playwright-core', 'preact', 'preact-render-to-string',
-  'p-queue', 'p-timeout', '@scure', '@noble'];
+  'p-queue', 'p-timeout', '@scure', '@noble', '@otplib'];
 
 module.exports = {
   testEnvironment: 'node',

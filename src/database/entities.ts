@@ -13,6 +13,8 @@ import { EmailVerificationToken } from '../modules/identity/email-verification-t
 import { LoginSession } from '../modules/identity/login-session.entity';
 import { PasswordResetToken } from '../modules/identity/password-reset-token.entity';
 import { Player } from '../modules/identity/player.entity';
+import { LoginChallenge } from '../modules/identity/login-challenge.entity';
+import { TwoFactorRecoveryCode, TwoFactorSettings } from '../modules/identity/two-factor.entity';
 import { PlaySession } from '../modules/play-sessions/play-session.entity';
 import { Score } from '../modules/scoring/score.entity';
 import { DeveloperEarning } from '../modules/wallet/developer-earning.entity';
@@ -30,6 +32,7 @@ import { Purchase } from '../modules/payments/purchase.entity';
  */
 export const ENTITIES = [
   Account, AppSetting, EmailVerificationToken, LoginSession, PasswordResetToken, Player,
+  TwoFactorSettings, TwoFactorRecoveryCode, LoginChallenge,
   Wallet, LedgerEntry, Insertion, DeveloperEarning,
   Developer, Game, GameThumbnail, GameVersion, Achievement, ApiKey,
   PlaySession,

@@ -87,6 +87,9 @@ export abstract class AccountAuthenticator implements RouteAuthenticator<CookieA
 
   /** The signed-in account of a request, or undefined (no cookie, unknown, expired or revoked): HTML pages decide for themselves. */
   abstract currentAccount(request: Request): Promise<AccountContext | undefined>;
+
+  /** Whether an admin may use the admin console now (CONTRACT §20: with ADMIN_REQUIRE_2FA, only with two-factor on). */
+  abstract adminAllowed(account: AccountContext): Promise<boolean>;
 }
 
 function cookieAuth(kind: CookieAuthRequirement['kind'], emailVerified: boolean, forbidden: string[], sessionCheckedByStatement = false) {
@@ -137,7 +140,10 @@ export function DeveloperAuth() {
 
 /** An administrator. Read it with `@CurrentAdmin()`. */
 export function AdminAuth() {
-  return cookieAuth('admin', false, ['FORBIDDEN: the account is not an administrator']);
+  return cookieAuth('admin', false, [
+    'FORBIDDEN: the account is not an administrator',
+    'TWO_FACTOR_REQUIRED: with `ADMIN_REQUIRE_2FA=true`, the administrator has not turned two-factor authentication on',
+  ]);
 }
 
 const COOKIE_KINDS = ['signed-in', 'player', 'developer', 'admin'] as const;

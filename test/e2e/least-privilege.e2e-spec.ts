@@ -111,7 +111,7 @@ describe('least privilege: the service connects as an application role', () => {
       );
       // src/modules/retention: expired idempotency keys, ended login sessions, used or expired verification tokens;
       // and a game's thumbnail, which its developer may remove (CONTRACT §17.2).
-      expect(rows.map((r) => r.relname)).toEqual(['email_verification_tokens', 'game_thumbnails', 'idempotency_keys', 'login_sessions', 'password_reset_tokens']);
+      expect(rows.map((r) => r.relname)).toEqual(['email_change_tokens', 'email_verification_tokens', 'game_thumbnails', 'idempotency_keys', 'login_challenges', 'login_sessions', 'password_reset_tokens', 'two_factor_recovery_codes']);
     });
 
     it('earnings and insertions refuse UPDATE and DELETE: to the app role by privilege, to the owner by a trigger', async () => {

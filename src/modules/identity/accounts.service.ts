@@ -9,6 +9,7 @@ import { AccountRepository, AccountViewRow, AdminAccountRow } from './account.re
 import { normalizeEmail } from './email-address';
 import { EmailVerificationService } from './email-verification.service';
 import { AccountBannedError, InvalidCredentialsError } from './identity.errors';
+import { LoginChallengeService } from './login-challenge.service';
 import { LoginSessionService } from './login-session.service';
 import { PasswordService } from './password.service';
 import { PlayerRepository } from './player.repository';
@@ -78,6 +79,7 @@ export class AccountsService {
     private readonly verification: EmailVerificationService,
     private readonly limits: RateLimiter,
     private readonly audit: AuditService,
+    private readonly challenges: LoginChallengeService,
   ) {}
 
   /**
@@ -130,7 +132,12 @@ export class AccountsService {
    * only the limit's worth are ever checked; at the limit even the right password answers 429.
    * A success takes its count back and clears its e-mail's failures: only failures count.
    */
-  async logIn(rawEmail: string, password: string, clientAddress: string, userAgent: string | null = null): Promise<{ accountId: string; token: string }> {
+  async logIn(
+    rawEmail: string,
+    password: string,
+    clientAddress: string,
+    userAgent: string | null = null,
+  ): Promise<{ accountId: string; token: string } | { accountId: string; challenge: string }> {
     const email = normalizeEmail(rawEmail);
     const attempt = await this.limits.consume({ throttler: 'login-per-address', tracker: clientAddress }, { throttler: 'login-per-email', tracker: email });
     let account;
@@ -145,11 +152,15 @@ export class AccountsService {
       throw error;
     }
     if (!account || !valid) throw new InvalidCredentialsError();
-    await Promise.all([this.limits.release(attempt), this.limits.reset('login-per-email', email)]);
+    // With two-factor on, the e-mail's failures are cleared only once the code is right too (CONTRACT §20: wrong codes count).
+    const twoFactor = await this.challenges.requiredFor(account.id);
+    await Promise.all([this.limits.release(attempt), twoFactor ? undefined : this.limits.reset('login-per-email', email)]);
     // Only after the password matched: a stranger learns nothing about the account (CONTRACT §18).
     if (account.banned) throw new AccountBannedError();
     // Stored before today's parameters (a legacy scrypt hash or a cheaper argon2id): upgrade it now that the password is known.
     if (this.passwords.needsRehash(account.password_hash)) await this.accounts.setPasswordHash(account.id, account.password_hash, await this.passwords.rehash(password));
+    // Two-factor on: no login session yet, a challenge the code step takes (CONTRACT §20).
+    if (twoFactor) return { accountId: account.id, challenge: await this.challenges.issue(account.id) };
     const token = await this.loginSessions.start(account.id, userAgent);
     return { accountId: account.id, token };
   }

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Inject, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiExtraModels, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { h } from 'preact';
 import type { Request, Response } from 'express';
 import { CONFIG, Config } from '../../config';
@@ -16,6 +16,7 @@ import { InvalidVerificationTokenError } from './identity.errors';
 import { LoginPage } from './login-page';
 import { userAgentOf } from './login-session.service';
 import { LogInDto, ResendVerificationResultDto, SignUpDto, UserResponseDto, VerifyEmailDto } from './identity.dto';
+import { TwoFactorChallengeDto } from './two-factor.dto';
 
 @ApiTags('accounts')
 @Controller('auth')
@@ -78,7 +79,13 @@ export class AuthController {
       'a successful sign-in clears the failures of its e-mail. E-mail addresses are compared after Unicode NFC normalisation and ' +
       'lower-casing of the whole address.',
   })
-  @ApiOkResponse({ type: UserResponseDto, description: 'Signed in; Set-Cookie: auth_session' })
+  @ApiExtraModels(UserResponseDto, TwoFactorChallengeDto)
+  @ApiOkResponse({
+    description:
+      'Signed in (`{ user }`; Set-Cookie: auth_session); or, for an account with two-factor authentication on, `{ twoFactorRequired: true, challenge }` ' +
+      'and no cookie: `POST /auth/login/2fa` finishes signing in with the challenge and a code',
+    schema: { oneOf: [{ $ref: getSchemaPath(UserResponseDto) }, { $ref: getSchemaPath(TwoFactorChallengeDto) }] },
+  })
   @ApiErrors({
     400: 'INVALID_REQUEST',
     401: 'UNAUTHENTICATED: wrong e-mail or password (one message for both)',
@@ -88,10 +95,11 @@ export class AuthController {
     'too many failed attempts from this client address (`RATE_LIMIT_LOGIN_PER_ADDRESS`, default 50 per 15 minutes) or for this ' +
       'e-mail (`RATE_LIMIT_LOGIN_PER_EMAIL`, default 10 per 15 minutes)',
   )
-  async logIn(@Body() body: LogInDto, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<UserResponseDto> {
-    const { accountId, token } = await this.accounts.logIn(body.email, body.password, clientAddress(req), userAgentOf(req));
-    res.setHeader('Set-Cookie', authCookie(token, this.secure));
-    return { user: await this.accounts.user(accountId) };
+  async logIn(@Body() body: LogInDto, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<UserResponseDto | TwoFactorChallengeDto> {
+    const signedIn = await this.accounts.logIn(body.email, body.password, clientAddress(req), userAgentOf(req));
+    if ('challenge' in signedIn) return { twoFactorRequired: true, challenge: signedIn.challenge };
+    res.setHeader('Set-Cookie', authCookie(signedIn.token, this.secure));
+    return { user: await this.accounts.user(signedIn.accountId) };
   }
 
   @Post('logout')

@@ -3,8 +3,9 @@ import { CONFIG, Config } from '../../config';
 import { ForbiddenError, UnauthenticatedError } from '../../errors/app-error';
 import { AccountAuthenticator, AccountContext, AuthenticatedRequest, CookieAuthRequirement } from '../../http/account-auth';
 import { allowedOrigins, assertSameOrigin } from '../../http/same-origin';
-import { AccountNotLinkedError, EmailNotVerifiedError } from './identity.errors';
+import { AccountNotLinkedError, EmailNotVerifiedError, TwoFactorRequiredError } from './identity.errors';
 import { LoginSessionService } from './login-session.service';
+import { TwoFactorService } from './two-factor.service';
 
 /**
  * Cookie authentication and authorisation in the order of CONTRACT §16.17: signed in (401), same
@@ -15,13 +16,20 @@ import { LoginSessionService } from './login-session.service';
 @Injectable()
 export class CookieAuthenticator extends AccountAuthenticator {
   private readonly origins: Set<string>;
+  private readonly adminRequire2fa: boolean;
 
   constructor(
     private readonly loginSessions: LoginSessionService,
+    private readonly twoFactor: TwoFactorService,
     @Inject(CONFIG) config: Config,
   ) {
     super();
     this.origins = allowedOrigins(config);
+    this.adminRequire2fa = config.adminRequire2fa;
+  }
+
+  async adminAllowed(account: AccountContext): Promise<boolean> {
+    return account.isAdmin && (!this.adminRequire2fa || (await this.twoFactor.isOn(account.accountId)));
   }
 
   currentAccount(request: AuthenticatedRequest): Promise<AccountContext | undefined> {
@@ -42,6 +50,7 @@ export class CookieAuthenticator extends AccountAuthenticator {
       throw new ForbiddenError('This needs a developer account: create one with POST /api/portal/developer.');
     }
     if (requirement.kind === 'admin' && !auth.isAdmin) throw new ForbiddenError('This needs an administrator.');
+    if (requirement.kind === 'admin' && !(await this.adminAllowed(auth))) throw new TwoFactorRequiredError();
     request.auth = auth;
   }
 }

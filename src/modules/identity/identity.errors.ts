@@ -57,3 +57,24 @@ export class CannotBanYourselfError extends AppError {
     super('CONFLICT', 'You cannot ban yourself.');
   }
 }
+
+/** A two-factor code (TOTP or recovery code) that does not match, or was used already (CONTRACT §20). */
+export class InvalidTwoFactorCodeError extends AppError {
+  constructor() {
+    super('INVALID_CODE', 'That code is wrong or was used already: enter the current code from your authenticator app, or an unused recovery code.');
+  }
+}
+
+/** An admin whose two-factor authentication is off while ADMIN_REQUIRE_2FA is true (CONTRACT §20). */
+export class TwoFactorRequiredError extends AppError {
+  constructor() {
+    super('TWO_FACTOR_REQUIRED', 'Administrators must turn on two-factor authentication first: see /me/settings.');
+  }
+}
+
+/** Two-factor is already on (setup), or not in the state the request needs (enable without a setup, disable while off). */
+export class TwoFactorConflictError extends AppError {
+  constructor(message: string) {
+    super('CONFLICT', message);
+  }
+}

@@ -7,6 +7,13 @@ import { EmailVerificationToken } from './email-verification-token.entity';
 import { LoginSession } from './login-session.entity';
 import { PasswordResetToken } from './password-reset-token.entity';
 import { Player } from './player.entity';
+import { LoginChallenge } from './login-challenge.entity';
+import { TwoFactorRecoveryCode, TwoFactorSettings } from './two-factor.entity';
+import { LoginChallengeRepository } from './login-challenge.repository';
+import { LoginChallengeService } from './login-challenge.service';
+import { TwoFactorController } from './two-factor.controller';
+import { TwoFactorRepository } from './two-factor.repository';
+import { TwoFactorService } from './two-factor.service';
 import { AccountRepository } from './account.repository';
 import { AccountsService } from './accounts.service';
 import { AdminBootstrapService } from './admin-bootstrap.service';
@@ -36,8 +43,8 @@ import { UserModerationService } from './user-moderation.service';
  * services import it.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([Account, EmailVerificationToken, LoginSession, PasswordResetToken, Player]), RateLimitsModule, AuditModule, MailModule],
-  controllers: [AuthController, MeController, SettingsController, SettingsPageController, PasswordResetController],
+  imports: [TypeOrmModule.forFeature([Account, EmailVerificationToken, LoginSession, PasswordResetToken, Player, TwoFactorSettings, TwoFactorRecoveryCode, LoginChallenge]), RateLimitsModule, AuditModule, MailModule],
+  controllers: [AuthController, MeController, SettingsController, SettingsPageController, PasswordResetController, TwoFactorController],
   providers: [
     AccountRepository,
     PlayerRepository,
@@ -54,9 +61,13 @@ import { UserModerationService } from './user-moderation.service';
     UserModerationService,
     AdminBootstrapService,
     CookieAuthenticator,
+    TwoFactorRepository,
+    TwoFactorService,
+    LoginChallengeRepository,
+    LoginChallengeService,
     // The global AuthGuard finds cookie authentication under this framework-level token (src/http/account-auth.ts).
     { provide: AccountAuthenticator, useExisting: CookieAuthenticator },
   ],
-  exports: [LoginSessionService, EmailVerificationService, PasswordResetService, AccountsService, PlayersService, UserModerationService],
+  exports: [LoginSessionService, LoginChallengeService, EmailVerificationService, PasswordResetService, AccountsService, PlayersService, UserModerationService],
 })
 export class IdentityModule {}

@@ -5,6 +5,7 @@ export type { AdminUserView } from './accounts.service';
 export { EmailVerificationService } from './email-verification.service';
 export { PasswordResetService } from './password-reset.service';
 export { LoginSessionService } from './login-session.service';
+export { LoginChallengeService } from './login-challenge.service';
 export { liveLoginSessionSql, readWithLoginState, requireLiveLogin, splitLoginState } from './login-state';
 export type { LoginState } from './login-state';
 export { PlayersService } from './players.service';

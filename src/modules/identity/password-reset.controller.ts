@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Inject, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiExtraModels, ApiOkResponse, ApiOperation, ApiQuery, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { h } from 'preact';
 import type { Request, Response } from 'express';
 import { CONFIG, Config } from '../../config';
@@ -15,6 +15,7 @@ import { userAgentOf } from './login-session.service';
 import { PasswordResetRequestDto, PasswordResetRequestedDto, ResetPasswordDto } from './password-reset.dto';
 import { ForgotPasswordPage, ResetPasswordPage } from './password-reset-pages';
 import { PasswordResetService } from './password-reset.service';
+import { TwoFactorChallengeDto } from './two-factor.dto';
 
 /** Password reset by mailed link (CONTRACT §20): the request, the new password with the link's token, and their pages. */
 @ApiTags('accounts')
@@ -75,15 +76,22 @@ export class PasswordResetController {
       'Sets the auth_session cookie. Every other login session of the account is revoked, the e-mail\'s failed logins are cleared, ' +
       'and the e-mail counts as verified (the link proved the mailbox). The token is used up.',
   })
-  @ApiOkResponse({ type: UserResponseDto, description: 'Signed in; Set-Cookie: auth_session' })
+  @ApiExtraModels(UserResponseDto, TwoFactorChallengeDto)
+  @ApiOkResponse({
+    description:
+      'Signed in (`{ user }`; Set-Cookie: auth_session); or, for an account with two-factor authentication on, the password is set and ' +
+      '`{ twoFactorRequired: true, challenge }` answers without a cookie: `POST /auth/login/2fa` signs in with it and a code',
+    schema: { oneOf: [{ $ref: getSchemaPath(UserResponseDto) }, { $ref: getSchemaPath(TwoFactorChallengeDto) }] },
+  })
   @ApiErrors({
     400: 'INVALID_TOKEN: unknown, used or expired token; INVALID_REQUEST: a password shorter than 8 or longer than 128 characters',
     403: 'ACCOUNT_BANNED: the account is banned (the token stays unused)',
     503: 'SERVICE_UNAVAILABLE: too many passwords being hashed at this moment; `Retry-After: 1`',
   })
-  async resetPassword(@Body() body: ResetPasswordDto, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<UserResponseDto> {
-    const { accountId, token } = await this.resets.reset(body.token, body.password, userAgentOf(req));
-    res.setHeader('Set-Cookie', authCookie(token, this.secure));
-    return { user: await this.accounts.user(accountId) };
+  async resetPassword(@Body() body: ResetPasswordDto, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<UserResponseDto | TwoFactorChallengeDto> {
+    const reset = await this.resets.reset(body.token, body.password, userAgentOf(req));
+    if ('challenge' in reset) return { twoFactorRequired: true, challenge: reset.challenge };
+    res.setHeader('Set-Cookie', authCookie(reset.token, this.secure));
+    return { user: await this.accounts.user(reset.accountId) };
   }
 }

@@ -5,6 +5,7 @@ import { MailService, passwordResetMail } from '../mail';
 import { EVERYONE, RateLimiter } from '../rate-limits';
 import { normalizeEmail } from './email-address';
 import { AccountBannedError, InvalidResetTokenError } from './identity.errors';
+import { LoginChallengeService } from './login-challenge.service';
 import { LoginSessionService } from './login-session.service';
 import { PasswordResetRepository } from './password-reset.repository';
 import { PasswordService } from './password.service';
@@ -31,6 +32,7 @@ export class PasswordResetService {
     private readonly loginSessions: LoginSessionService,
     private readonly limits: RateLimiter,
     private readonly mail: MailService,
+    private readonly challenges: LoginChallengeService,
   ) {}
 
   async request(rawEmail: string, clientAddress: string): Promise<void> {
@@ -61,7 +63,7 @@ export class PasswordResetService {
    * account ends (on every instance: sessions are read per request), the e-mail's login failures
    * are cleared and the e-mail counts as verified. A banned account: 403, the token stays unused.
    */
-  async reset(token: string, password: string, userAgent: string | null): Promise<{ accountId: string; token: string }> {
+  async reset(token: string, password: string, userAgent: string | null): Promise<{ accountId: string; token: string } | { accountId: string; challenge: string }> {
     if (!TOKEN_PATTERN.test(token)) throw new InvalidResetTokenError();
     const tokenHash = hashToken(token);
     // Checked before the (slow) hash, and again inside the transaction below.
@@ -75,6 +77,8 @@ export class PasswordResetService {
       // Banned meanwhile: the rollback leaves the token unused.
       if (!(await this.tokens.setPassword(accountId, passwordHash))) throw new AccountBannedError();
       await this.loginSessions.revokeAllOf(accountId);
+      // Two-factor on: the password is set, and the code step signs in (CONTRACT §20).
+      if (await this.challenges.requiredFor(accountId)) return { accountId, challenge: await this.challenges.issue(accountId) };
       return { accountId, token: await this.loginSessions.start(accountId, userAgent) };
     });
     await this.limits.reset('login-per-email', found.email);

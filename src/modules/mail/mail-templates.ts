@@ -91,3 +91,26 @@ export function emailChangeNoticeMail(newEmail: string): MailContent {
     'If it was not you, sign in and change your password in Settings.',
   ]);
 }
+
+/** Notice that two-factor authentication was turned on (CONTRACT §20); `link` is the account's settings page. */
+export function twoFactorOnMail(link: string): MailContent {
+  return render({
+    subject: 'Two-factor authentication is on',
+    lead: [
+      'Two-factor authentication was turned on for your arcade account: signing in now asks for a code from your authenticator app after the password.',
+      'Keep your recovery codes somewhere safe. Your settings:',
+    ],
+    link: { href: link, label: 'Open my settings' },
+    after: ['If it was not you, reset your password at once and turn two-factor authentication off in your settings.'],
+  });
+}
+
+/** Notice that two-factor authentication was turned off (CONTRACT §20); `link` is the account's settings page. */
+export function twoFactorOffMail(link: string): MailContent {
+  return render({
+    subject: 'Two-factor authentication is off',
+    lead: ['Two-factor authentication was turned off for your arcade account: signing in asks only for the password now.', 'You can turn it on again in your settings:'],
+    link: { href: link, label: 'Open my settings' },
+    after: ['If it was not you, reset your password at once.'],
+  });
+}

@@ -136,6 +136,21 @@ export function NotFoundPage(props: { viewer: Viewer | null; path?: string }) {
   );
 }
 
+/** The admin console to an admin whose two-factor authentication is off while ADMIN_REQUIRE_2FA is true (CONTRACT §20): status 403. */
+export function TwoFactorRequiredPage(props: { viewer: Viewer | null; path?: string }) {
+  return (
+    <Layout title="Two-factor authentication required" viewer={props.viewer} page="two-factor-required" path={props.path}>
+      <section class="hero">
+        <h1>Two-factor authentication required</h1>
+        <p>Administrators must turn on two-factor authentication before using the admin console.</p>
+        <a class="button primary" href="/me/settings">
+          Turn it on in Settings
+        </a>
+      </section>
+    </Layout>
+  );
+}
+
 /** A page as the browser receives it. */
 export function renderPage(page: JSX.Element): string {
   return `<!doctype html>\n${renderToString(page)}`;

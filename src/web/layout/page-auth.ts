@@ -20,7 +20,7 @@ import type { Request } from 'express';
 import { Public } from '../../http/public.decorator';
 import { AccountAuthenticator, AdminContext, DeveloperContext, isAdmin, isDeveloper } from '../../http/account-auth';
 import type { Viewer } from './layout';
-import { PageNotFound, SignInRequired } from './page.errors';
+import { PageNotFound, PageTwoFactorRequired, SignInRequired } from './page.errors';
 import { PageFilter } from './page.filter';
 
 /** `anyone`: signed out too (the header still shows who is signed in). The others need a login session. */
@@ -63,6 +63,7 @@ export class PageGuard implements CanActivate {
     if (!viewer) throw new SignInRequired();
     if (access === 'developer' && !isDeveloper(viewer)) throw new PageNotFound();
     if (access === 'admin' && !isAdmin(viewer)) throw new PageNotFound();
+    if (access === 'admin' && !(await accounts.adminAllowed(viewer))) throw new PageTwoFactorRequired();
     return true;
   }
 }

@@ -19,3 +19,10 @@ export function signInPath(path: string): string {
   return `/auth/login?next=${encodeURIComponent(path)}`;
 }
 
+
+/** Thrown by the admin page's guard: an admin without two-factor while ADMIN_REQUIRE_2FA is true (CONTRACT §20); answered 403 with a notice. */
+export class PageTwoFactorRequired extends Error {
+  constructor() {
+    super('Turn on two-factor authentication first.');
+  }
+}

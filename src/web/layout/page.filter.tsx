@@ -1,8 +1,8 @@
 import { ArgumentsHost, Catch, ExceptionFilter } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { AllExceptionsFilter, toFlatError } from '../../errors/all-exceptions.filter';
-import { NotFoundPage, sendPage, Viewer } from './layout';
-import { PageNotFound, SignInRequired, signInPath } from './page.errors';
+import { NotFoundPage, sendPage, TwoFactorRequiredPage, Viewer } from './layout';
+import { PageNotFound, PageTwoFactorRequired, SignInRequired, signInPath } from './page.errors';
 
 /**
  * Errors of page routes: "sign in first" becomes a redirect to the sign-in page that comes back,
@@ -21,6 +21,9 @@ export class PageFilter implements ExceptionFilter {
     if (exception instanceof SignInRequired) {
       response.setHeader('Cache-Control', 'no-store');
       return response.redirect(302, signInPath(request.originalUrl));
+    }
+    if (exception instanceof PageTwoFactorRequired) {
+      return sendPage(response, <TwoFactorRequiredPage viewer={request.viewer ?? null} path={request.originalUrl} />, { status: 403 });
     }
     if (exception instanceof PageNotFound || toFlatError(exception).status === 404) {
       return sendPage(response, <NotFoundPage viewer={request.viewer ?? null} path={request.originalUrl} />, { status: 404 });
