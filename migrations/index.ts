@@ -16,6 +16,7 @@ import { AddPlayerBestIndex1796810000000 } from './1796810000000-add-player-best
 import { AddGameFace1796820000000 } from './1796820000000-add-game-face';
 import { AddLoginSessionDevices1796840000000 } from './1796840000000-add-login-session-devices';
 import { AddPasswordResetTokens1796850000000 } from './1796850000000-add-password-reset-tokens';
+import { AddEmailChangeTokens1796860000000 } from './1796860000000-add-email-change-tokens';
 import { AddTwoFactor1796870000000 } from './1796870000000-add-two-factor';
 
 /** Every migration, in order. Listed here (not globbed) so source and compiled builds agree. */
@@ -38,5 +39,6 @@ export const MIGRATIONS = [
   AddGameFace1796820000000,
   AddLoginSessionDevices1796840000000,
   AddPasswordResetTokens1796850000000,
+  AddEmailChangeTokens1796860000000,
   AddTwoFactor1796870000000,
 ];

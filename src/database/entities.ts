@@ -12,6 +12,7 @@ import { AppSetting } from './app-setting.entity';
 import { EmailVerificationToken } from '../modules/identity/email-verification-token.entity';
 import { LoginSession } from '../modules/identity/login-session.entity';
 import { PasswordResetToken } from '../modules/identity/password-reset-token.entity';
+import { EmailChangeToken } from '../modules/identity/email-change-token.entity';
 import { Player } from '../modules/identity/player.entity';
 import { LoginChallenge } from '../modules/identity/login-challenge.entity';
 import { TwoFactorRecoveryCode, TwoFactorSettings } from '../modules/identity/two-factor.entity';
@@ -32,6 +33,7 @@ import { Purchase } from '../modules/payments/purchase.entity';
  */
 export const ENTITIES = [
   Account, AppSetting, EmailVerificationToken, LoginSession, PasswordResetToken, Player,
+  EmailChangeToken,
   TwoFactorSettings, TwoFactorRecoveryCode, LoginChallenge,
   Wallet, LedgerEntry, Insertion, DeveloperEarning,
   Developer, Game, GameThumbnail, GameVersion, Achievement, ApiKey,

@@ -137,7 +137,7 @@ describe('retention with several instances', () => {
     try {
       await holder.query("SELECT pg_advisory_lock(hashtext('arcade:retention'))");
       const skipped = await b.app.nest.get(RetentionService).purge(new Date());
-      expect(skipped).toEqual({ ran: false, idempotencyKeys: 0, loginSessions: 0, emailVerificationTokens: 0, passwordResetTokens: 0, loginChallenges: 0 });
+      expect(skipped).toEqual({ ran: false, idempotencyKeys: 0, loginSessions: 0, emailVerificationTokens: 0, passwordResetTokens: 0, emailChangeTokens: 0, loginChallenges: 0 });
       expect(await revokedSessions()).toBe(3);
       await holder.query("SELECT pg_advisory_unlock(hashtext('arcade:retention'))");
       expect((await b.app.nest.get(RetentionService).purge(new Date())).loginSessions).toBe(3);

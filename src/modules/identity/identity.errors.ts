@@ -58,6 +58,20 @@ export class CannotBanYourselfError extends AppError {
   }
 }
 
+/** An e-mail-change confirmation link that is unknown, used or expired (CONTRACT §20). */
+export class InvalidEmailChangeTokenError extends AppError {
+  constructor() {
+    super('INVALID_TOKEN', 'The confirmation link is invalid, used or expired: ask for a new one in Settings.');
+  }
+}
+
+/** An e-mail change to the address the account already has: taken, by this account (CONTRACT §20 409). */
+export class EmailUnchangedError extends AppError {
+  constructor() {
+    super('EMAIL_TAKEN', 'That is already your e-mail address.');
+  }
+}
+
 /** A two-factor code (TOTP or recovery code) that does not match, or was used already (CONTRACT §20). */
 export class InvalidTwoFactorCodeError extends AppError {
   constructor() {

@@ -6,6 +6,10 @@ import { Account } from './account.entity';
 import { EmailVerificationToken } from './email-verification-token.entity';
 import { LoginSession } from './login-session.entity';
 import { PasswordResetToken } from './password-reset-token.entity';
+import { EmailChangeToken } from './email-change-token.entity';
+import { EmailChangeController } from './email-change.controller';
+import { EmailChangeRepository } from './email-change.repository';
+import { EmailChangeService } from './email-change.service';
 import { Player } from './player.entity';
 import { LoginChallenge } from './login-challenge.entity';
 import { TwoFactorRecoveryCode, TwoFactorSettings } from './two-factor.entity';
@@ -43,8 +47,8 @@ import { UserModerationService } from './user-moderation.service';
  * services import it.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([Account, EmailVerificationToken, LoginSession, PasswordResetToken, Player, TwoFactorSettings, TwoFactorRecoveryCode, LoginChallenge]), RateLimitsModule, AuditModule, MailModule],
-  controllers: [AuthController, MeController, SettingsController, SettingsPageController, PasswordResetController, TwoFactorController],
+  imports: [TypeOrmModule.forFeature([Account, EmailVerificationToken, LoginSession, PasswordResetToken, Player, TwoFactorSettings, TwoFactorRecoveryCode, LoginChallenge, EmailChangeToken]), RateLimitsModule, AuditModule, MailModule],
+  controllers: [AuthController, MeController, SettingsController, SettingsPageController, PasswordResetController, TwoFactorController, EmailChangeController],
   providers: [
     AccountRepository,
     PlayerRepository,
@@ -54,6 +58,8 @@ import { UserModerationService } from './user-moderation.service';
     EmailVerificationService,
     PasswordResetRepository,
     PasswordResetService,
+    EmailChangeRepository,
+    EmailChangeService,
     LoginSessionService,
     AccountsService,
     AccountSettingsService,
@@ -68,6 +74,6 @@ import { UserModerationService } from './user-moderation.service';
     // The global AuthGuard finds cookie authentication under this framework-level token (src/http/account-auth.ts).
     { provide: AccountAuthenticator, useExisting: CookieAuthenticator },
   ],
-  exports: [LoginSessionService, LoginChallengeService, EmailVerificationService, PasswordResetService, AccountsService, PlayersService, UserModerationService],
+  exports: [LoginSessionService, LoginChallengeService, EmailVerificationService, PasswordResetService, EmailChangeService, AccountsService, PlayersService, UserModerationService],
 })
 export class IdentityModule {}

@@ -4,6 +4,7 @@ export { AccountsService } from './accounts.service';
 export type { AdminUserView } from './accounts.service';
 export { EmailVerificationService } from './email-verification.service';
 export { PasswordResetService } from './password-reset.service';
+export { EmailChangeService } from './email-change.service';
 export { LoginSessionService } from './login-session.service';
 export { LoginChallengeService } from './login-challenge.service';
 export { liveLoginSessionSql, readWithLoginState, requireLiveLogin, splitLoginState } from './login-state';

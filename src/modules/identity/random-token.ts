@@ -15,13 +15,13 @@ export function hashToken(token: string): Buffer {
 }
 
 /** Uses a live single-use link token of `table` once: `$1` its hash; returns `account_id`. */
-export function useTokenSql(table: 'email_verification_tokens' | 'password_reset_tokens'): string {
+export function useTokenSql(table: 'email_verification_tokens' | 'password_reset_tokens' | 'email_change_tokens'): string {
   return `UPDATE ${table} SET used_at = now()
    WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now() RETURNING account_id`;
 }
 
 /** Deletes up to `$2` tokens of `table` used, or expired before `$1` (the retention purge). */
-export function purgeTokensSql(table: 'email_verification_tokens' | 'password_reset_tokens'): string {
+export function purgeTokensSql(table: 'email_verification_tokens' | 'password_reset_tokens' | 'email_change_tokens'): string {
   return `DELETE FROM ${table} WHERE token_hash IN (
      SELECT token_hash FROM ${table} WHERE used_at IS NOT NULL OR expires_at < $1 LIMIT $2 FOR UPDATE SKIP LOCKED
    ) RETURNING 1`;

@@ -5,21 +5,26 @@ import { h } from 'preact';
 import { sendPage, Viewer } from '../../web/layout/layout';
 import { CurrentViewer, Page } from '../../web/layout/page-auth';
 import { LoginSessionService } from './login-session.service';
+import { EmailChangeService } from './email-change.service';
 import { SettingsPage } from './settings-page';
 
 /** `/me/settings`: the signed-in person's account settings page (CONTRACT §20). */
 @ApiTags('accounts')
 @Controller('me')
 export class SettingsPageController {
-  constructor(private readonly loginSessions: LoginSessionService) {}
+  constructor(
+    private readonly loginSessions: LoginSessionService,
+    private readonly emailChanges: EmailChangeService,
+  ) {}
 
   @Get('settings')
   @Page('signed-in', {
     summary: 'Account settings (HTML)',
-    description: 'Change password; the signed-in devices, each with "Sign out" but this one, and "Sign out everywhere else".',
+    description: 'Change password; change e-mail (with the change waiting for its link); the signed-in devices, each with "Sign out" but this one, and "Sign out everywhere else".',
   })
   async settings(@CurrentViewer() viewer: Viewer, @Res() res: Response): Promise<void> {
     const devices = await this.loginSessions.devices(viewer.accountId, viewer.loginSessionId);
-    sendPage(res, h(SettingsPage, { viewer, devices }));
+    const pendingEmail = (await this.emailChanges.pending(viewer.accountId)) ?? null;
+    sendPage(res, h(SettingsPage, { viewer, devices, pendingEmail }));
   }
 }

@@ -6,6 +6,8 @@
 import { ApiForm, Cell, LongText, Submit, TextField, When } from '../../web/layout/components';
 import { Layout, Viewer } from '../../web/layout/layout';
 import type { DeviceRow } from './login-session.repository';
+import type { PendingEmailChange } from './email-change.repository';
+import { ChangeEmail } from './settings-email';
 
 export type SettingsDevice = DeviceRow & { current: boolean };
 
@@ -92,12 +94,13 @@ function Devices(props: { devices: SettingsDevice[] }) {
   );
 }
 
-export function SettingsPage(props: { viewer: Viewer; devices: SettingsDevice[] }) {
+export function SettingsPage(props: { viewer: Viewer; devices: SettingsDevice[]; pendingEmail?: PendingEmailChange | null }) {
   return (
     <Layout title="Settings" viewer={props.viewer} page="me-settings" section="me" path="/me/settings">
       <h1>Settings</h1>
       <p class="lead">{props.viewer.email}</p>
       <ChangePassword />
+      <ChangeEmail email={props.viewer.email} pending={props.pendingEmail ?? null} />
       <Devices devices={props.devices} />
     </Layout>
   );

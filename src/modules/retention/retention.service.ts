@@ -5,7 +5,7 @@ import { DataSource } from 'typeorm';
 import { CONFIG, Config } from '../../config';
 import { IdempotencyService } from '../idempotency';
 import { EmailVerificationService, LoginChallengeService } from '../identity';
-import { LoginSessionService, PasswordResetService } from '../identity';
+import { EmailChangeService, LoginSessionService, PasswordResetService } from '../identity';
 
 export interface PurgeReport {
   /** False when another instance held the purge lock: nothing was done here. */
@@ -14,6 +14,7 @@ export interface PurgeReport {
   loginSessions: number;
   emailVerificationTokens: number;
   passwordResetTokens: number;
+  emailChangeTokens: number;
   loginChallenges: number;
 }
 
@@ -26,7 +27,7 @@ const LOCK_KEY = "hashtext('arcade:retention')";
 /**
  * Retention (issue 14): once a day, deletes what is no longer needed: idempotency keys older than
  * IDEMPOTENCY_RETENTION_DAYS (a replay inside that window still works, CONTRACT §7: at least 7
- * days), login sessions expired or revoked, e-mail verification and password-reset tokens used or expired, two-factor sign-in challenges used, ended or expired. Several
+ * days), login sessions expired or revoked, e-mail verification, password-reset and e-mail-change tokens used or expired, two-factor sign-in challenges used, ended or expired. Several
  * instances run the same schedule; a PostgreSQL advisory lock lets one of them purge and the
  * others skip. `purge(now)` takes the clock as a parameter (the tests pass one from the future).
  */
@@ -41,6 +42,7 @@ export class RetentionService {
     private readonly loginSessions: LoginSessionService,
     private readonly emailVerification: EmailVerificationService,
     private readonly passwordResets: PasswordResetService,
+    private readonly emailChanges: EmailChangeService,
     private readonly loginChallenges: LoginChallengeService,
   ) {}
 
@@ -61,7 +63,7 @@ export class RetentionService {
     await runner.connect();
     try {
       const [{ locked }] = (await runner.query(`SELECT pg_try_advisory_lock(${LOCK_KEY}) AS locked`)) as { locked: boolean }[];
-      if (!locked) return { ran: false, idempotencyKeys: 0, loginSessions: 0, emailVerificationTokens: 0, passwordResetTokens: 0, loginChallenges: 0 };
+      if (!locked) return { ran: false, idempotencyKeys: 0, loginSessions: 0, emailVerificationTokens: 0, passwordResetTokens: 0, emailChangeTokens: 0, loginChallenges: 0 };
       try {
         const keysBefore = new Date(now.getTime() - this.config.idempotencyRetentionDays * DAY_MS);
         return {
@@ -71,6 +73,7 @@ export class RetentionService {
           emailVerificationTokens: await drain((limit) => this.emailVerification.purgeBatch(now, limit), batchSize),
           passwordResetTokens: await drain((limit) => this.passwordResets.purgeBatch(now, limit), batchSize),
           loginChallenges: await drain((limit) => this.loginChallenges.purgeBatch(now, limit), batchSize),
+          emailChangeTokens: await drain((limit) => this.emailChanges.purgeBatch(now, limit), batchSize),
         };
       } finally {
         await runner.query(`SELECT pg_advisory_unlock(${LOCK_KEY})`);
