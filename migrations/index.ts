@@ -18,6 +18,7 @@ import { AddLoginSessionDevices1796840000000 } from './1796840000000-add-login-s
 import { AddPasswordResetTokens1796850000000 } from './1796850000000-add-password-reset-tokens';
 import { AddEmailChangeTokens1796860000000 } from './1796860000000-add-email-change-tokens';
 import { AddTwoFactor1796870000000 } from './1796870000000-add-two-factor';
+import { AddAccountErasure1796880000000 } from './1796880000000-add-account-erasure';
 
 /** Every migration, in order. Listed here (not globbed) so source and compiled builds agree. */
 export const MIGRATIONS = [
@@ -41,4 +42,5 @@ export const MIGRATIONS = [
   AddPasswordResetTokens1796850000000,
   AddEmailChangeTokens1796860000000,
   AddTwoFactor1796870000000,
+  AddAccountErasure1796880000000,
 ];

@@ -24,6 +24,7 @@ import { AchievementsModule } from './modules/achievements';
 import { RetentionModule } from './modules/retention';
 import { AuditModule } from './modules/audit';
 import { PaymentsModule } from './modules/payments';
+import { AccountDataModule } from './modules/account-data';
 
 export type ModuleImport = Type | DynamicModule;
 
@@ -45,6 +46,7 @@ const FEATURES = [
   AdminModule,
   AuditModule,
   PaymentsModule,
+  AccountDataModule,
   CatalogueModule,
   WebModule,
   RetentionModule,

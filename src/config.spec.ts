@@ -68,6 +68,9 @@ describe('loadConfig', () => {
     expect(loadConfig({}).rateLimits.purchasesPerPlayer).toEqual({ limit: 20, windowMs: 3600_000 });
     expect(loadConfig({ RATE_LIMIT_PURCHASES_PER_PLAYER: '3/60' }).rateLimits.purchasesPerPlayer).toEqual({ limit: 3, windowMs: 60_000 });
     expect(() => loadConfig({ RATE_LIMIT_PURCHASES_PER_PLAYER: 'lots' })).toThrow(/RATE_LIMIT_PURCHASES_PER_PLAYER/);
+    expect(loadConfig({}).rateLimits.exportPerAccount).toEqual({ limit: 5, windowMs: 3600_000 });
+    expect(loadConfig({ RATE_LIMIT_EXPORT_PER_ACCOUNT: '2/60' }).rateLimits.exportPerAccount).toEqual({ limit: 2, windowMs: 60_000 });
+    expect(() => loadConfig({ RATE_LIMIT_EXPORT_PER_ACCOUNT: 'lots' })).toThrow(/RATE_LIMIT_EXPORT_PER_ACCOUNT/);
   });
 
   it('takes payments through Stripe by default in production, and stops without its keys', () => {

@@ -66,6 +66,8 @@ export interface Config {
     resetPerAddress: RateLimitRule;
     /** New purchases per player (CONTRACT §19.1). */
     purchasesPerPlayer: RateLimitRule;
+    /** Data exports per account (CONTRACT §20 GET /api/me/export): beyond it 429. */
+    exportPerAccount: RateLimitRule;
     /**
      * Spec §8's 1 insert-coin attempt per 500 ms per play session. Fixed: only a test run
      * (NODE_ENV=test) may shorten it (INSERT_COIN_BURST_MS), for tests that drive a service in a
@@ -356,6 +358,7 @@ export function loadConfig(env: Env = process.env): Config {
       resetPerEmail: rule(env, 'RATE_LIMIT_RESET_PER_EMAIL', { limit: 5, windowMs: 3600_000 }),
       resetPerAddress: rule(env, 'RATE_LIMIT_RESET_PER_ADDRESS', { limit: 20, windowMs: 3600_000 }),
       purchasesPerPlayer: rule(env, 'RATE_LIMIT_PURCHASES_PER_PLAYER', { limit: 20, windowMs: 3600_000 }),
+      exportPerAccount: rule(env, 'RATE_LIMIT_EXPORT_PER_ACCOUNT', { limit: 5, windowMs: 3600_000 }),
       insertCoinBurst: insertCoinBurst(env, nodeEnv),
     },
     passwordHashing: {

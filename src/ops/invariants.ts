@@ -32,7 +32,7 @@ export interface InvariantReport {
 /**
  * Ledger kinds: credit (admin), debit (insertion), purchase, refund (coins taken back for a refund,
  * whole or partial, or a dispute), refund_reversal (a failed refund's coins back), dispute_won (a won
- * dispute's coins back), void (an insertion's coins returned).
+ * dispute's coins back), void (an insertion's coins returned), forfeit (an erased account's remaining coins).
  */
 const CHECKS: { invariant: string; sql: string }[] = [
   {
@@ -256,11 +256,11 @@ const CHECKS: { invariant: string; sql: string }[] = [
   },
   {
     invariant:
-      'money is conserved: coins in (credits, purchases, refund reversals, won disputes, voids) = coins in wallets + coins out (debits, refunds); debits = coins spent on insertions; voids = coins of voided insertions; spent value = developer earnings + platform share',
+      'money is conserved: coins in (credits, purchases, refund reversals, won disputes, voids) = coins in wallets + coins out (debits, refunds, forfeits); debits = coins spent on insertions; voids = coins of voided insertions; spent value = developer earnings + platform share',
     sql: `
       WITH sums AS (
              SELECT COALESCE(SUM(delta) FILTER (WHERE kind IN ('credit', 'purchase', 'refund_reversal', 'dispute_won', 'void')), 0) AS coins_in,
-                    COALESCE(-SUM(delta) FILTER (WHERE kind IN ('debit', 'refund')), 0) AS coins_out,
+                    COALESCE(-SUM(delta) FILTER (WHERE kind IN ('debit', 'refund', 'forfeit')), 0) AS coins_out,
                     COALESCE(-SUM(delta) FILTER (WHERE kind = 'debit'), 0) AS debited,
                     COALESCE(SUM(delta) FILTER (WHERE kind = 'void'), 0) AS returned
              FROM ledger_entries

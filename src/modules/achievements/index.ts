@@ -2,3 +2,5 @@
 export { AchievementsModule } from './achievements.module';
 export { AchievementsService } from './achievements.service';
 export type { UnlockedAchievement } from './achievements.service';
+export { unlocksExport } from './account-data';
+export type { UnlockExport } from './account-data';

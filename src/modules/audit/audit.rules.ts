@@ -17,6 +17,7 @@ export const AUDIT_ACTIONS = {
   'key.revoke': 'key',
   'score.remove': 'score',
   'insertion.void': 'insertion',
+  'user.erase': 'user',
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

@@ -48,6 +48,6 @@ import { GamesService } from './games.service';
     ApiKeysService,
     ApiKeyAuthenticator,
   ],
-  exports: [GamesService, GameThumbnailsService, DevelopersService, AchievementDefinitionsService],
+  exports: [GamesService, GameThumbnailsService, DevelopersService, AchievementDefinitionsService, ApiKeysService],
 })
 export class DeveloperPortalModule {}

@@ -2,6 +2,9 @@
 export { DeveloperPortalModule } from './developer-portal.module';
 export { AchievementDefinitionsService } from './achievement-definitions.service';
 export { DevelopersService } from './developers.service';
+export { ApiKeysService } from './api-keys.service';
+export { developerExport, developerForErasure } from './account-data';
+export type { DeveloperExport } from './account-data';
 export { GamesService } from './games.service';
 export { GameThumbnailsService } from './game-thumbnails.service';
 export type { AdminGameView, GameStatus, GameView, ReviewView, VersionView } from './games.service';

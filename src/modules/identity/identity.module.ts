@@ -40,6 +40,7 @@ import { PasswordResetService } from './password-reset.service';
 import { PlayerRepository } from './player.repository';
 import { PlayersService } from './players.service';
 import { UserModerationService } from './user-moderation.service';
+import { AccountErasureService } from './account-erasure.service';
 
 /**
  * Accounts, login sessions and players. Cookie routes in any module need no import of this: the
@@ -65,6 +66,7 @@ import { UserModerationService } from './user-moderation.service';
     AccountSettingsService,
     PlayersService,
     UserModerationService,
+    AccountErasureService,
     AdminBootstrapService,
     CookieAuthenticator,
     TwoFactorRepository,
@@ -74,6 +76,6 @@ import { UserModerationService } from './user-moderation.service';
     // The global AuthGuard finds cookie authentication under this framework-level token (src/http/account-auth.ts).
     { provide: AccountAuthenticator, useExisting: CookieAuthenticator },
   ],
-  exports: [LoginSessionService, LoginChallengeService, EmailVerificationService, PasswordResetService, EmailChangeService, AccountsService, PlayersService, UserModerationService],
+  exports: [LoginSessionService, LoginChallengeService, EmailVerificationService, PasswordResetService, EmailChangeService, AccountsService, PlayersService, UserModerationService, AccountErasureService],
 })
 export class IdentityModule {}

@@ -8,6 +8,8 @@ import { Layout, Viewer } from '../../web/layout/layout';
 import type { DeviceRow } from './login-session.repository';
 import type { PendingEmailChange } from './email-change.repository';
 import { ChangeEmail } from './settings-email';
+import { AccountData } from './settings-erasure';
+import { TwoFactorSettings } from './settings-two-factor';
 
 export type SettingsDevice = DeviceRow & { current: boolean };
 
@@ -94,7 +96,7 @@ function Devices(props: { devices: SettingsDevice[] }) {
   );
 }
 
-export function SettingsPage(props: { viewer: Viewer; devices: SettingsDevice[]; pendingEmail?: PendingEmailChange | null }) {
+export function SettingsPage(props: { viewer: Viewer; devices: SettingsDevice[]; pendingEmail?: PendingEmailChange | null; twoFactorOn?: boolean }) {
   return (
     <Layout title="Settings" viewer={props.viewer} page="me-settings" section="me" path="/me/settings">
       <h1>Settings</h1>
@@ -102,6 +104,8 @@ export function SettingsPage(props: { viewer: Viewer; devices: SettingsDevice[];
       <ChangePassword />
       <ChangeEmail email={props.viewer.email} pending={props.pendingEmail ?? null} />
       <Devices devices={props.devices} />
+      <TwoFactorSettings on={props.twoFactorOn ?? false} />
+      <AccountData />
     </Layout>
   );
 }

@@ -6,3 +6,5 @@ export type { PackOnSale } from './buy-coins';
 export { coinPacksOf, packView } from './coin-packs';
 export { PAYMENT_WEBHOOK_PATH } from './payment-webhooks.controller';
 export { SANDBOX_SIGNATURE_HEADER, signSandboxEvent } from './sandbox-signature';
+export { purchasesExport } from './account-data';
+export type { PurchaseExport } from './account-data';

@@ -3,3 +3,5 @@ export { PlaySessionsModule } from './play-sessions.module';
 export { PlaySessionsService } from './play-sessions.service';
 export type { InsertionRecord, PlaySessionRecord } from './play-sessions.service';
 export { GameUnavailableError } from './play-sessions.errors';
+export { playSessionsExport } from './account-data';
+export type { PlaySessionExport } from './account-data';

@@ -29,6 +29,7 @@ export const THROTTLER_NAMES = [
   'reset-per-email',
   'reset-per-address',
   'purchases-per-player',
+  'export-per-account',
 ] as const;
 
 export type ThrottlerName = (typeof THROTTLER_NAMES)[number];
@@ -70,6 +71,7 @@ export function throttlerOptions(config: Config, storage: RateLimitStorage): Thr
       throttler('reset-per-email', limits.resetPerEmail),
       throttler('reset-per-address', limits.resetPerAddress),
       throttler('purchases-per-player', limits.purchasesPerPlayer),
+      throttler('export-per-account', limits.exportPerAccount),
     ],
   };
 }

@@ -2,3 +2,5 @@
 export { ScoringModule } from './scoring.module';
 export { ScoreModerationService } from './score-moderation.service';
 export type { AdminScoreView } from './score-moderation.service';
+export { scoresExport } from './account-data';
+export type { ScoreExport } from './account-data';

@@ -1,6 +1,8 @@
 /** The wallet module's public entry (wallets, the append-only ledger and developer earnings): other modules import only what is here (docs/architecture.md). */
 export { WalletModule } from './wallet.module';
 export { WalletService } from './wallet.service';
+export { earningsExport, forfeitWallet, walletExport } from './account-data';
+export type { EarningExport, WalletExport } from './account-data';
 export type { DailyEarnings, EarningsReport, LedgerEntryView, WalletPage } from './wallet.service';
 export { MILLS_PER_COIN, millsToUsd, usdToMills } from './money';
 export { WalletFrozenError, WalletNotFoundError } from './wallet.errors';

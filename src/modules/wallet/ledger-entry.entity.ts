@@ -12,7 +12,7 @@ import type { LedgerKind } from './wallet.repository';
 @Check('ledger_entries_balance_non_negative', 'balance_after >= 0')
 @Check('ledger_entries_seq_positive', 'seq >= 1')
 @Check('ledger_entries_delta_non_zero', 'delta <> 0')
-@Check('ledger_entries_kind', "kind IN ('credit', 'debit', 'purchase', 'refund', 'refund_reversal', 'dispute_won', 'void')")
+@Check('ledger_entries_kind', "kind IN ('credit', 'debit', 'purchase', 'refund', 'refund_reversal', 'dispute_won', 'void', 'forfeit')")
 @Check('ledger_entries_kind_sign', "(kind IN ('credit', 'purchase', 'refund_reversal', 'dispute_won', 'void')) = (delta > 0)")
 @Check('ledger_entries_purchase_link', "(kind IN ('purchase', 'refund', 'refund_reversal', 'dispute_won')) = (purchase_id IS NOT NULL)")
 @Index('ledger_entries_purchase_credit_key', ['purchaseId'], { unique: true, where: "kind = 'purchase'" })

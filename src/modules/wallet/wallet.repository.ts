@@ -4,7 +4,7 @@ import { UnitOfWork } from '../../database/unit-of-work';
 import { isUuid } from '../../database/uuid';
 import { Wallet } from './wallet.entity';
 
-export type LedgerKind = 'credit' | 'debit' | 'purchase' | 'refund' | 'refund_reversal' | 'dispute_won' | 'void';
+export type LedgerKind = 'credit' | 'debit' | 'purchase' | 'refund' | 'refund_reversal' | 'dispute_won' | 'void' | 'forfeit';
 
 /** Entries that add a purchase's coins: its credit, a failed refund's coins back, a won dispute's. */
 export type PurchaseCreditKind = 'purchase' | 'refund_reversal' | 'dispute_won';

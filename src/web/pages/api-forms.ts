@@ -146,8 +146,19 @@ function reveal(doc: Document, regionId: string, body: Record<string, unknown>):
 async function succeeded(form: HTMLFormElement, body: Record<string, unknown>, doc: Document, win: Window): Promise<void> {
   const flash = form.dataset.flash;
   if (form.dataset.reveal) reveal(doc, form.dataset.reveal, body);
+  // A right password of an account with two-factor on: the code step takes over (two-factor.ts).
+  if (body.twoFactorRequired === true) {
+    form.dispatchEvent(new CustomEvent('two-factor-required', { bubbles: true, detail: body.challenge }));
+    return;
+  }
   switch (form.dataset.after) {
     case 'navigate':
+      try {
+        // The next page shows it (account deletion lands on the home page with its message).
+        if (flash) win.sessionStorage.setItem(FLASH_KEY, flash);
+      } catch {
+        // The next page shows the change without the message.
+      }
       win.location.assign(form.dataset.next ?? '/');
       return;
     case 'refresh':
