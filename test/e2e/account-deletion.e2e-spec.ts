@@ -98,7 +98,9 @@ describe('deleting my account', () => {
     expect(JSON.stringify(erasure.rows)).not.toContain(ada.email);
     // The audit view copes with an erased actor.
     const audit = await t.http().get(`/api/admin/audit?actorId=${ada.accountId}`).set('Cookie', await adminCookie(t)).expect(200);
-    expect(audit.body.entries).toEqual([expect.objectContaining({ action: 'user.erase', actorId: ada.accountId })]);
+    expect(audit.body.entries).toEqual([expect.objectContaining({ action: 'user.erase', actorId: ada.accountId, actorEmail: null })]);
+    const auditPage = await t.http().get('/admin').set('Cookie', await adminCookie(t)).expect(200);
+    expect(auditPage.text).toContain('Erased account');
 
     // Boards keep the entry with its initials; the PlayerRef stays.
     expect((await getBoard(t, game.slug).expect(200)).body).toEqual(boardBefore);
@@ -133,6 +135,7 @@ describe('deleting my account', () => {
     expect(await count("SELECT 1 FROM audit_log WHERE action = 'key.revoke' AND actor_id = $1", [dev.accountId])).toBe(2);
     expect(await count("SELECT 1 FROM audit_log WHERE action = 'user.erase' AND target_id = $1", [dev.accountId])).toBe(1);
     expect(await count('SELECT 1 FROM games WHERE id = $1 AND developer_id = $2', [draft.gameId, dev.developerId])).toBe(1);
+    expect((await t.db.query('SELECT display_name FROM developers WHERE id = $1', [dev.developerId])).rows).toEqual([{ display_name: 'Erased developer' }]);
     expect((await checkInvariants(t.db)).violations).toEqual([]);
   });
 

@@ -3,7 +3,7 @@ import { UnitOfWork } from '../../database/unit-of-work';
 import { UnauthenticatedError } from '../../errors/app-error';
 import type { AccountContext } from '../../http/account-auth';
 import { AuditService } from '../audit';
-import { ApiKeysService, developerForErasure } from '../developer-portal';
+import { ApiKeysService, developerForErasure, eraseDeveloperName } from '../developer-portal';
 import { AccountErasureService } from '../identity';
 import { forfeitWallet } from '../wallet';
 import { AccountNotErasableError } from './account-data.errors';
@@ -12,7 +12,7 @@ import { AccountNotErasableError } from './account-data.errors';
  * `POST /api/me/delete` (CONTRACT §20): a person erases their own account, at once and in one
  * transaction. The current password first (403 WRONG_PASSWORD, counted as a failed login), then
  * the 409s: an admin, or a developer with a published game. Then: the API keys revoked (each
- * audited as `key.revoke`, as its owner revoking it would be), the wallet's coins forfeited
+ * audited as `key.revoke`, as its owner revoking it would be) and the developer's name replaced, the wallet's coins forfeited
  * (ledger kind `forfeit`), identity's personal data erased (e-mail, display name, password hash,
  * two-factor data, login sessions, pending links), and one `user.erase` audit entry with no
  * personal data. Money and moderation rows stay, tied to the account's id.
@@ -35,7 +35,10 @@ export class EraseAccountService {
       const developer = await developerForErasure(this.uow, account.id);
       if (developer?.published) throw new AccountNotErasableError('published');
       const actor = { actorId: account.id, requestId };
-      for (const keyId of developer?.liveKeyIds ?? []) await this.apiKeys.revoke(actor, developer!.developerId, keyId);
+      if (developer) {
+        for (const keyId of developer.liveKeyIds) await this.apiKeys.revoke(actor, developer.developerId, keyId);
+        await eraseDeveloperName(this.uow, developer.developerId);
+      }
       const forfeited = account.playerId ? await forfeitWallet(this.uow, account.playerId) : null;
       await this.identity.erase(account.id);
       await this.audit.record({

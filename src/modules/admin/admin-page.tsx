@@ -584,7 +584,7 @@ function AuditSection(props: AdminPageProps) {
                     <When at={entry.at} />
                   </Cell>
                   <Cell label="Actor">
-                    <LongText text={entry.actorEmail} />
+                    <LongText text={entry.actorEmail ?? 'Erased account'} />
                   </Cell>
                   {/* The labels a narrow screen shows beside these values stay in the page's font: only the values are code. */}
                   <Cell label="Action">

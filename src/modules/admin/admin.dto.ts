@@ -160,7 +160,7 @@ export class AuditEntryDto {
   @ApiProperty({ description: 'Entry id', example: '1042' }) id!: string;
   @ApiProperty({ type: 'string', format: 'date-time' }) at!: Date;
   @ApiProperty({ ...ID_RULE, description: 'The acting user' }) actorId!: string;
-  @ApiProperty({ example: 'admin@example.com' }) actorEmail!: string;
+  @ApiProperty({ type: 'string', nullable: true, example: 'admin@example.com', description: 'Null once the actor erased their account' }) actorEmail!: string | null;
   @ApiProperty({ enum: Object.keys(AUDIT_ACTIONS), example: 'user.ban' }) action!: string;
   @ApiProperty({ enum: [...new Set(Object.values(AUDIT_ACTIONS))], example: 'user' }) targetType!: string;
   @ApiProperty({ ...ID_RULE }) targetId!: string;

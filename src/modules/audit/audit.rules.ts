@@ -48,7 +48,8 @@ export interface AuditEntry {
   id: string;
   at: Date;
   actorId: string;
-  actorEmail: string;
+  /** Null once the actor erased their account (CONTRACT §20). */
+  actorEmail: string | null;
   action: AuditAction;
   targetType: AuditTargetType;
   targetId: string;

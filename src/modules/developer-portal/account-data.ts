@@ -54,3 +54,9 @@ export async function developerForErasure(uow: UnitOfWork, accountId: string): P
   );
   return row ? { developerId: row.id, published: row.published, liveKeyIds: row.live_key_ids } : null;
 }
+
+/** Account erasure (CONTRACT §20): the developer profile keeps its id (games, earnings and audit entries name it) but not the name its owner chose. */
+export async function eraseDeveloperName(uow: UnitOfWork, developerId: string): Promise<void> {
+  uow.requireTransaction();
+  await uow.query(`UPDATE developers SET display_name = 'Erased developer' WHERE id = $1`, [developerId]);
+}

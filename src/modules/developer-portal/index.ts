@@ -3,7 +3,7 @@ export { DeveloperPortalModule } from './developer-portal.module';
 export { AchievementDefinitionsService } from './achievement-definitions.service';
 export { DevelopersService } from './developers.service';
 export { ApiKeysService } from './api-keys.service';
-export { developerExport, developerForErasure } from './account-data';
+export { developerExport, developerForErasure, eraseDeveloperName } from './account-data';
 export type { DeveloperExport } from './account-data';
 export { GamesService } from './games.service';
 export { GameThumbnailsService } from './game-thumbnails.service';
