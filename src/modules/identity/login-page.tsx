@@ -1,6 +1,7 @@
 /** The sign-in page (`GET /auth/login`, CONTRACT §17.1): form "Sign in" (with "Forgot password?", CONTRACT §20) and form "Sign up", calling the JSON endpoints. */
 import { ApiForm, Submit, TextField } from '../../web/layout/components';
 import { Layout } from '../../web/layout/layout';
+import { TwoFactorCodeStep } from './two-factor-code-step';
 
 const NOTICES = {
   '1': { tone: 'success', text: 'Your e-mail address is verified. Sign in to continue.' },
@@ -25,9 +26,10 @@ export function LoginPage(props: { next: string; verified?: '0' | '1' }) {
             <TextField id="signin-password" label="Password" name="password" type="password" autocomplete="current-password" required />
             <Submit>Sign in</Submit>
           </ApiForm>
-          <p>
+          <p data-password-step="">
             <a href="/auth/forgot">Forgot password?</a>
           </p>
+          <TwoFactorCodeStep next={props.next} />
         </div>
         <div class="panel">
           <ApiForm id="signup" method="POST" action="/auth/signup" labelledBy="signup-heading" after="navigate" next={props.next}>

@@ -13,6 +13,7 @@ import { startConfirmDialogs } from './confirm-dialog';
 import { startAdmin } from './admin';
 import { startVerifyEmail } from './verify-email';
 import { startThumbnailUpload } from './thumbnail-upload';
+import { startTwoFactor } from './two-factor';
 
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- our API's JSON answer, read field by field
@@ -150,6 +151,7 @@ export function startPages(doc: Document, win: Window): void {
   startConfirmDialogs(doc);
   startBuyCoins(doc, win);
   startVerifyEmail(doc);
+  startTwoFactor(doc, win);
   showStoredFlash(doc, win);
   const page = doc.body.dataset.page;
   if (page === 'game') void renderGame(doc);
