@@ -256,7 +256,7 @@ const CHECKS: { invariant: string; sql: string }[] = [
   },
   {
     invariant:
-      'money is conserved: coins in (credits, purchases, refund reversals, won disputes, voids) = coins in wallets + coins out (debits, refunds, forfeits); debits = coins spent on insertions; voids = coins of voided insertions; spent value = developer earnings + platform share',
+      'money is conserved: coins in (credits, purchases, refund reversals, won disputes, voids) = coins in wallets + coins out (debits, refunds); debits = coins spent on insertions; voids = coins of voided insertions; spent value = developer earnings + platform share',
     sql: `
       WITH sums AS (
              SELECT COALESCE(SUM(delta) FILTER (WHERE kind IN ('credit', 'purchase', 'refund_reversal', 'dispute_won', 'void')), 0) AS coins_in,
