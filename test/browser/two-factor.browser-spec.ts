@@ -3,7 +3,7 @@
  * two-factor" shows a QR code and the secret as text; the code (computed here with otplib from the
  * secret read off the page: nothing is scanned) and "Turn on" show the 10 recovery codes once;
  * signing out and in again asks for "Code" after the password ("Verify"), where a recovery code
- * works too; "Turn off" asks "Current password" and "Code". Axe at 1280 and 360 px, light and dark,
+ * works too, and after a password reset; "Turn off" asks "Current password" and "Code". Axe at 1280 and 360 px, light and dark,
  * on the settings states and the code step.
  */
 import AxeBuilder from '@axe-core/playwright';
@@ -11,6 +11,7 @@ import { generate } from 'otplib';
 import type { Page } from 'playwright-core';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, signUpVerifiedPlayer } from '../support/factories';
 import { BrowserWorld, newContext, screenshot, startBrowserWorld } from '../support/browser';
+import { smtpServer, SmtpSink } from '../support/smtp';
 
 const VIEWPORTS = [
   { width: 1280, height: 800 },
@@ -46,15 +47,18 @@ async function pageProblems(page: Page, name: string): Promise<string[]> {
 
 describe('two-factor authentication in a real browser (CONTRACT §20)', () => {
   let world: BrowserWorld;
+  let smtp: SmtpSink;
 
   beforeAll(async () => {
-    world = await startBrowserWorld({ ADMIN_EMAIL, ADMIN_PASSWORD });
+    smtp = await smtpServer();
+    world = await startBrowserWorld({ ADMIN_EMAIL, ADMIN_PASSWORD, MAIL_TRANSPORT: `smtp://127.0.0.1:${smtp.port}` });
   });
   afterAll(async () => {
     await world?.close();
+    await new Promise((resolve) => smtp?.server.close(resolve));
   });
 
-  it('set up → turn on → recovery codes → sign out → password then "Code" → signed in; a recovery code works there too; then turn off', async () => {
+  it('set up → turn on → recovery codes → sign out → password then "Code" → signed in; a recovery code works there too, and after a password reset; then turn off', async () => {
     const ada = await signUpVerifiedPlayer(world.t);
     const context = await newContext(world);
     const page = await context.newPage();
@@ -128,6 +132,21 @@ describe('two-factor authentication in a real browser (CONTRACT §20)', () => {
     await codeForm.getByLabel('Code').fill(codes[0]!);
     await codeForm.getByRole('button', { name: 'Verify' }).click();
     await page.waitForURL((url) => url.pathname === '/me/settings');
+
+    // A password reset sets the password, then asks for the code on the same page.
+    await context.clearCookies();
+    await world.t.http().post('/auth/password-reset').send({ email: ada.email }).expect(202);
+    const [mail] = await smtp.waitFor(ada.email, 1, 'Reset your password');
+    const link = new URL(/http:\/\/\S+\/auth\/reset-password\?token=[A-Za-z0-9_-]{43}/.exec(mail!.text)![0]);
+    await page.goto(`${link.pathname}${link.search}`);
+    const reset = page.getByRole('form', { name: 'Set a new password' });
+    ada.password = 'a new password after the reset';
+    await reset.getByLabel('New password').fill(ada.password);
+    await reset.getByRole('button', { name: 'Set password' }).click();
+    await codeForm.getByLabel('Code').fill(codes[2]!);
+    await codeForm.getByRole('button', { name: 'Verify' }).click();
+    await page.waitForURL((url) => url.pathname === '/me');
+    await page.goto('/me/settings');
 
     // Turn off with the current password and a recovery code.
     const off = page.getByRole('form', { name: 'Turn off two-factor' });

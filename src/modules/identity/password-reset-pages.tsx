@@ -4,6 +4,7 @@
  * /me), calling POST /auth/password-reset and POST /auth/reset-password.
  */
 import { ApiForm, Hidden, Submit, TextField } from '../../web/layout/components';
+import { TwoFactorCodeStep } from './two-factor-code-step';
 import { Layout, Viewer } from '../../web/layout/layout';
 
 export function ForgotPasswordPage(props: { viewer: Viewer | null; sent: boolean }) {
@@ -66,9 +67,10 @@ export function ResetPasswordPage(props: { viewer: Viewer | null; token: string 
           <TextField id="reset-password-new" label="New password" name="password" type="password" autocomplete="new-password" required hint="8 to 128 characters." />
           <Submit>Set password</Submit>
         </ApiForm>
-        <p>
+        <p data-password-step="">
           Link used or expired? <a href="/auth/forgot">Ask for a new link</a>.
         </p>
+        <TwoFactorCodeStep next="/me" />
       </div>
     </Layout>
   );

@@ -2,9 +2,9 @@
  * Two-factor authentication in the browser (CONTRACT §20). On /me/settings: "Set up two-factor"
  * asks the API for a new secret and draws its otpauth URL as a QR code (an SVG made here, by the
  * qrcode package bundled into this script: nothing loads from elsewhere), beside the secret as
- * text; "Turn on" sends the code and shows the recovery codes this once. On the sign-in page: a
- * password answered with `twoFactorRequired` (api-forms.ts raises `two-factor-required`) shows
- * the code step with its challenge.
+ * text; "Turn on" sends the code and shows the recovery codes this once. On the sign-in and
+ * reset-password pages: a password answered with `twoFactorRequired` (api-forms.ts raises
+ * `two-factor-required`) shows the code step with its challenge.
  */
 import { toString as qrSvg } from 'qrcode';
 import { callApi } from './api-forms';
@@ -85,7 +85,7 @@ async function enable(form: HTMLFormElement, doc: Document): Promise<void> {
 function showCodeStep(from: HTMLFormElement, challenge: string, doc: Document, win: Window): void {
   const step = doc.getElementById('two-factor-step');
   if (!step) {
-    // A page without a code step (a password reset): the new password signs in on the sign-in page, then the code.
+    // A page without a code step: sign in there with the password, then the code.
     win.location.assign('/auth/login');
     return;
   }
