@@ -22,7 +22,7 @@ export class SettingsPageController {
   @Get('settings')
   @Page('signed-in', {
     summary: 'Account settings (HTML)',
-    description: 'Change password; change e-mail (with the change waiting for its link); the signed-in devices, each with "Sign out" but this one, and "Sign out everywhere else"; two-factor authentication (set up and turn on, or turn off).',
+    description: 'Change password; change e-mail (with the change waiting for its link); the signed-in devices, each with "Sign out" but this one, and "Sign out everywhere else"; two-factor authentication (set up and turn on, or turn off); "Download my data" and the form "Delete account" (asked in a dialog first).',
   })
   async settings(@CurrentViewer() viewer: Viewer, @Res() res: Response): Promise<void> {
     const devices = await this.loginSessions.devices(viewer.accountId, viewer.loginSessionId);
