@@ -25,6 +25,10 @@ describe('downloading my data', () => {
        UNION ALL SELECT encode(token_hash, 'base64') FROM email_verification_tokens WHERE account_id = $1
        UNION ALL SELECT encode(token_hash, 'hex') FROM password_reset_tokens WHERE account_id = $1
        UNION ALL SELECT encode(token_hash, 'base64') FROM password_reset_tokens WHERE account_id = $1
+       UNION ALL SELECT encode(token_hash, 'hex') FROM email_change_tokens WHERE account_id = $1
+       UNION ALL SELECT encode(token_hash, 'base64') FROM email_change_tokens WHERE account_id = $1
+       UNION ALL SELECT encode(code_hash, 'hex') FROM two_factor_recovery_codes WHERE account_id = $1
+       UNION ALL SELECT encode(challenge_hash, 'hex') FROM login_challenges WHERE account_id = $1
        UNION ALL SELECT encode(k.key_hash, 'hex') FROM api_keys k JOIN developers d ON d.id = k.developer_id WHERE d.account_id = $1
        UNION ALL SELECT encode(k.key_hash, 'base64') FROM api_keys k JOIN developers d ON d.id = k.developer_id WHERE d.account_id = $1
        UNION ALL SELECT secret FROM two_factor_settings WHERE account_id = $1 AND secret IS NOT NULL
@@ -38,6 +42,7 @@ describe('downloading my data', () => {
     const ada = await signUpVerifiedPlayer(t, { displayName: 'Ada Export' });
     const phone = await logIn(t, ada.email, ada.password);
     await t.http().post('/auth/password-reset').send({ email: ada.email }).expect(202);
+    await t.http().post('/api/me/email').set('Cookie', ada.cookie).send({ email: `next-${ada.email}`, currentPassword: ada.password }).expect(202);
     const totp = await t.http().post('/api/me/2fa/setup').set('Cookie', ada.cookie).expect(200);
     const dev = await createDeveloper(t);
     const game = await publishGame(t, dev, { coinsPerCredit: 2 });
@@ -71,7 +76,8 @@ describe('downloading my data', () => {
     const text = res.text;
     expect(totp.body.secret).toBeTruthy();
     const secrets = [...(await storedSecrets(ada.accountId)), totp.body.secret as string, ada.cookie.split('=')[1]!, phone.split('=')[1]!];
-    expect(secrets.length).toBeGreaterThanOrEqual(9);
+    // Password, 2 sessions, verification, reset and e-mail-change tokens (hex and base64 each), the TOTP secret, the cookies.
+    expect(secrets.length).toBeGreaterThanOrEqual(13);
     for (const secret of secrets) expect(text).not.toContain(secret);
     expect(text).not.toMatch(/password_?hash|token_?hash|key_?hash|"secret"|argon2/i);
   });
