@@ -1,3 +1,4 @@
+import { generate } from 'otplib';
 import { checkInvariants } from '../../src/ops/invariants';
 import type { TestApp } from '../support/app';
 import {
@@ -52,7 +53,12 @@ describe('deleting my account', () => {
     if (score.body.needsInitials) expect((await postInitials(t, ada, sessionId, score.body.scoreId, 'ADA')).status).toBe(200);
     await t.http().post('/auth/password-reset').send({ email: ada.email }).expect(202);
     await t.http().post('/api/me/email').set('Cookie', ada.cookie).send({ email: `new-${ada.email}`, currentPassword: ada.password }).expect(202);
-    await t.http().post('/api/me/2fa/setup').set('Cookie', ada.cookie).expect(200);
+    // Two-factor on, with its recovery codes, and a sign-in waiting for its code.
+    const setup = await t.http().post('/api/me/2fa/setup').set('Cookie', ada.cookie).expect(200);
+    const code = await generate({ secret: setup.body.secret, epoch: Math.floor(Date.now() / 1000) });
+    await t.http().post('/api/me/2fa/enable').set('Cookie', ada.cookie).send({ code }).expect(200);
+    expect((await t.http().post('/auth/login').send({ email: ada.email, password: ada.password }).expect(200)).body.twoFactorRequired).toBe(true);
+    for (const table of ['two_factor_recovery_codes', 'login_challenges']) expect(await count(`SELECT 1 FROM ${table} WHERE account_id = $1`, [ada.accountId])).toBeGreaterThan(0);
     const boardBefore = (await getBoard(t, game.slug).expect(200)).body;
     const refBefore = (await t.db.query('SELECT player_ref FROM play_sessions WHERE id = $1', [sessionId])).rows[0]!.player_ref;
     const auditBefore = await count('SELECT 1 FROM audit_log WHERE target_id = $1 OR actor_id::text = $1', [ada.accountId]);
