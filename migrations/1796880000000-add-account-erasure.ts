@@ -31,6 +31,7 @@ export class AddAccountErasure1796880000000 implements MigrationInterface {
     `);
   }
 
+  /** Refused (NOT NULL, then the ledger kind check) while an erased account or a `forfeit` entry exists: erasure cannot be undone. */
   async down(q: QueryRunner): Promise<void> {
     await q.query(`
       ALTER TABLE ledger_entries
