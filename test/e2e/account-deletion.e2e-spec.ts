@@ -117,6 +117,13 @@ describe('deleting my account', () => {
     expect((await adminSearch('Ada Gone')).map((u) => u.id)).not.toContain(ada.accountId);
     expect((await adminSearch('a')).map((u) => u.id)).not.toContain(ada.accountId);
 
+    // The admin's user actions find nothing to act on (404, nothing written).
+    for (const action of ['verify-email', 'ban', 'unban']) {
+      const refused = await t.http().post(`/api/admin/users/${ada.accountId}/${action}`).set('Cookie', await adminCookie(t)).send(action === 'ban' ? { reason: 'gone' } : {});
+      expect([action, refused.status, refused.body.error]).toEqual([action, 404, 'NOT_FOUND']);
+    }
+    expect(await count('SELECT 1 FROM accounts WHERE id = $1 AND (banned_at IS NOT NULL OR email_verified_at IS NOT NULL)', [ada.accountId])).toBe(0);
+
     // The e-mail signs up again, as a new account.
     const again = await signUpPlayer(t, { email: ada.email, password: 'a fresh passphrase' });
     expect(again.accountId).not.toBe(ada.accountId);

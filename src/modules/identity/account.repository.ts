@@ -115,12 +115,12 @@ export class AccountRepository {
     );
   }
 
-  /** Locks the account row for an admin change (verify, ban, unban); undefined for unknown ids. */
+  /** Locks the account row for an admin change (verify, ban, unban); undefined for unknown ids and erased accounts. */
   async lockForModeration(accountId: string): Promise<{ id: string; email_verified: boolean; banned: boolean } | undefined> {
     this.uow.requireTransaction();
     if (!isUuid(accountId)) return undefined;
     return this.uow.one(
-      'SELECT id, email_verified_at IS NOT NULL AS email_verified, banned_at IS NOT NULL AS banned FROM accounts WHERE id = $1 FOR UPDATE',
+      'SELECT id, email_verified_at IS NOT NULL AS email_verified, banned_at IS NOT NULL AS banned FROM accounts WHERE id = $1 AND erased_at IS NULL FOR UPDATE',
       [accountId],
     );
   }
