@@ -123,6 +123,16 @@ describe('deleting my account', () => {
       expect([action, refused.status, refused.body.error]).toEqual([action, 404, 'NOT_FOUND']);
     }
     expect(await count('SELECT 1 FROM accounts WHERE id = $1 AND (banned_at IS NOT NULL OR email_verified_at IS NOT NULL)', [ada.accountId])).toBe(0);
+    // Nor can an admin put coins into the dead wallet or freeze it: 404, the ledger unchanged.
+    const entries = await count('SELECT 1 FROM ledger_entries l JOIN wallets w ON w.id = l.wallet_id JOIN players p ON p.id = w.player_id WHERE p.account_id = $1', [ada.accountId]);
+    const credit = await t.http().post(`/api/admin/wallets/${ada.accountId}/credits`).set('Cookie', await adminCookie(t)).send({ coins: 5, reason: 'gone', idempotencyKey: `erased-${ada.accountId}` });
+    expect([credit.status, credit.body.error]).toEqual([404, 'NOT_FOUND']);
+    for (const action of ['freeze', 'unfreeze']) {
+      const refused = await t.http().post(`/api/admin/wallets/${ada.accountId}/${action}`).set('Cookie', await adminCookie(t)).send({});
+      expect([action, refused.status, refused.body.error]).toEqual([action, 404, 'NOT_FOUND']);
+    }
+    expect(await count('SELECT 1 FROM ledger_entries l JOIN wallets w ON w.id = l.wallet_id JOIN players p ON p.id = w.player_id WHERE p.account_id = $1', [ada.accountId])).toBe(entries);
+    expect(await count('SELECT 1 FROM wallets w JOIN players p ON p.id = w.player_id WHERE p.account_id = $1 AND w.frozen_at IS NOT NULL', [ada.accountId])).toBe(0);
 
     // The e-mail signs up again, as a new account.
     const again = await signUpPlayer(t, { email: ada.email, password: 'a fresh passphrase' });

@@ -120,10 +120,16 @@ export class WalletRepository {
     return (await this.wallets.findOne({ select: { id: true }, where: { playerId } }))?.id;
   }
 
+  /**
+   * The wallet of a live account: none for an erased one (CONTRACT §20), whose coins were
+   * forfeited. The account row is share-locked, so an erasure running meanwhile is waited for and
+   * then seen (erasure locks the account before the wallet: the same order, no deadlock).
+   */
   async walletIdOfAccount(accountId: string): Promise<string | undefined> {
     if (!isUuid(accountId)) return undefined;
     const row = await this.uow.one<{ id: string }>(
-      'SELECT w.id FROM wallets w JOIN players p ON p.id = w.player_id WHERE p.account_id = $1',
+      `SELECT w.id FROM wallets w JOIN players p ON p.id = w.player_id JOIN accounts a ON a.id = p.account_id
+        WHERE p.account_id = $1 AND a.erased_at IS NULL FOR SHARE OF a`,
       [accountId],
     );
     return row?.id;
