@@ -72,6 +72,9 @@ export function benchServiceEnv(databaseUrl: string, admin: { email: string; pas
     DATABASE_OWNER_URL: databaseUrl,
     ADMIN_EMAIL: admin.email,
     ADMIN_PASSWORD: admin.password,
+    // Seeding verifies players and approves versions through the admin API as an admin without
+    // two-factor; production's default (ADMIN_REQUIRE_2FA=true) refuses that with 403 TWO_FACTOR_REQUIRED.
+    ADMIN_REQUIRE_2FA: 'false',
     // Developer endpoints are limited per key (configurable); the bench measures the path, not the limit.
     RATE_LIMIT_DEVELOPER_PER_KEY: '100000000/60',
     // Seeding signs every player up from this one address.
