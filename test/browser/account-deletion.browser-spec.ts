@@ -1,8 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from 'playwright-core';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, signUpVerifiedPlayer } from '../support/factories';
 import { fundPlayer } from '../support/play';
-import { BrowserWorld, screenshot, signIn, startBrowserWorld } from '../support/browser';
+import { BrowserWorld, pageProblems, screenshot, signIn, startBrowserWorld } from '../support/browser';
 
 const VIEWPORTS = [
   { width: 1280, height: 800 },
@@ -20,29 +18,7 @@ describe('downloading my data and deleting my account in a real browser', () => 
     await world?.close();
   });
 
-  /** Serious or critical axe violations, and sideways scrolling at 360 px, at both widths in both schemes. */
-  async function problemsOf(page: Page, what: string): Promise<string[]> {
-    const problems: string[] = [];
-    for (const viewport of VIEWPORTS) {
-      await page.setViewportSize(viewport);
-      for (const colorScheme of ['light', 'dark'] as const) {
-        await page.emulateMedia({ colorScheme });
-        for (const violation of (await new AxeBuilder({ page }).analyze()).violations) {
-          if (violation.impact !== 'serious' && violation.impact !== 'critical') continue;
-          problems.push(`${what} ${viewport.width}px ${colorScheme}: ${violation.id} ${violation.nodes.map((n) => n.target.join(' ')).join(' | ')}`);
-        }
-        if (viewport.width === 360) {
-          const overflow = await page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
-          if (overflow) problems.push(`${what} 360px ${colorScheme}: the page scrolls sideways`);
-        }
-        await screenshot(page, `account-deletion-${what}-${viewport.width}-${colorScheme}`);
-      }
-    }
-    await page.setViewportSize(VIEWPORTS[0]!);
-    await page.emulateMedia({ colorScheme: 'light' });
-    return problems;
-  }
-
+  
   it('downloads the data, asks before deleting, lands on the home page signed out, and the e-mail signs up again', async () => {
     const ada = await signUpVerifiedPlayer(world.t, { displayName: 'Ada Leaving' });
     await fundPlayer(world.t, ada, 12);
@@ -63,7 +39,7 @@ describe('downloading my data and deleting my account in a real browser', () => 
 
     const form = page.getByRole('form', { name: 'Delete account' });
     await form.getByLabel('Current password').waitFor();
-    expect(await problemsOf(page, 'settings')).toEqual([]);
+    expect(await pageProblems(page, 'account-deletion-settings')).toEqual([]);
 
     // A confirm other than DELETE: the API's message in the form's alert, nothing deleted.
     await form.getByLabel('Current password').fill(ada.password);
@@ -80,7 +56,7 @@ describe('downloading my data and deleting my account in a real browser', () => 
     await form.getByRole('button', { name: 'Delete account' }).click();
     dialog = page.getByRole('dialog', { name: 'Delete your account?' });
     await dialog.waitFor();
-    expect(await problemsOf(page, 'dialog')).toEqual([]);
+    expect(await pageProblems(page, 'account-deletion-dialog')).toEqual([]);
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'hidden' });
     expect((await world.t.db.query('SELECT erased_at FROM accounts WHERE id = $1', [ada.accountId])).rows[0].erased_at).toBeNull();

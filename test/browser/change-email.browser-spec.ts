@@ -5,31 +5,10 @@
  * new e-mail; the old e-mail no longer signs in, the new one does; the used link answers the
  * "invalid or expired" page. Axe at 1280 and 360 px, light and dark, on both pages.
  */
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from 'playwright-core';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, signUpVerifiedPlayer, uniqueEmail } from '../support/factories';
 import { smtpServer, SmtpSink } from '../support/smtp';
-import { BrowserWorld, newContext, screenshot, signIn, startBrowserWorld } from '../support/browser';
+import { BrowserWorld, newContext, pageProblems, signIn, startBrowserWorld } from '../support/browser';
 
-/** Serious and critical axe findings, and sideways scrolling at 360 px, at both sizes in light and dark; a screenshot of each. */
-async function accessibilityProblems(page: Page, name: string): Promise<string[]> {
-  const problems: string[] = [];
-  for (const viewport of [{ width: 1280, height: 800 }, { width: 360, height: 740 }]) {
-    await page.setViewportSize(viewport);
-    for (const colorScheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme });
-      for (const v of (await new AxeBuilder({ page }).analyze()).violations) {
-        if (v.impact === 'serious' || v.impact === 'critical') problems.push(`${viewport.width}px ${colorScheme}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`);
-      }
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-      if (overflow > 0) problems.push(`${viewport.width}px ${colorScheme}: scrolls sideways by ${overflow}px`);
-      await screenshot(page, `${name}-${viewport.width}-${colorScheme}`);
-    }
-  }
-  await page.setViewportSize({ width: 1100, height: 900 });
-  await page.emulateMedia({ colorScheme: 'light' });
-  return problems;
-}
 
 describe('changing the e-mail address in a real browser (CONTRACT §20)', () => {
   let world: BrowserWorld;
@@ -66,7 +45,7 @@ describe('changing the e-mail address in a real browser (CONTRACT §20)', () => 
     await form.getByText(`Waiting for confirmation: ${newEmail}`).waitFor();
     // The current e-mail is still the one the page names.
     await page.getByText(`You sign in with ${ada.email}.`).waitFor();
-    expect(await accessibilityProblems(page, 'change-email-pending')).toEqual([]);
+    expect(await pageProblems(page, 'change-email-pending')).toEqual([]);
 
     const [mail] = await smtp.waitFor(newEmail, 1, 'Confirm your new e-mail address');
     expect(mail).toBeDefined();
@@ -88,7 +67,7 @@ describe('changing the e-mail address in a real browser (CONTRACT §20)', () => 
     const used = await page.goto(`${link.pathname}${link.search}`);
     expect(used!.status()).toBe(400);
     await page.getByRole('heading', { name: 'This link is invalid or expired', level: 1 }).waitFor();
-    expect(await accessibilityProblems(page, 'change-email-link-invalid')).toEqual([]);
+    expect(await pageProblems(page, 'change-email-link-invalid')).toEqual([]);
     await Promise.all([context.close(), stranger.close()]);
   });
 });

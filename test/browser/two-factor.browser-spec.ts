@@ -6,44 +6,12 @@
  * works too, and after a password reset; "Turn off" asks "Current password" and "Code". Axe at 1280 and 360 px, light and dark,
  * on the settings states and the code step.
  */
-import AxeBuilder from '@axe-core/playwright';
 import { generate } from 'otplib';
-import type { Page } from 'playwright-core';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, signUpVerifiedPlayer } from '../support/factories';
-import { BrowserWorld, newContext, screenshot, startBrowserWorld } from '../support/browser';
+import { BrowserWorld, newContext, pageProblems, startBrowserWorld } from '../support/browser';
 import { smtpServer, SmtpSink } from '../support/smtp';
 
-const VIEWPORTS = [
-  { width: 1280, height: 800 },
-  { width: 360, height: 740 },
-];
-
 const totp = (secret: string, offsetSteps = 0) => generate({ secret, epoch: Math.floor(Date.now() / 1000) + offsetSteps * 30 });
-
-/** Serious or critical axe violations and sideways scrolling at both widths in both schemes; a screenshot of each. */
-async function pageProblems(page: Page, name: string): Promise<string[]> {
-  const problems: string[] = [];
-  for (const viewport of VIEWPORTS) {
-    await page.setViewportSize(viewport);
-    for (const colorScheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme });
-      const results = await new AxeBuilder({ page }).analyze();
-      for (const violation of results.violations) {
-        if (violation.impact !== 'serious' && violation.impact !== 'critical') continue;
-        const where = violation.nodes.slice(0, 3).map((node) => `${node.target.join(' ')}: ${node.failureSummary ?? ''}`);
-        problems.push(`${name} ${viewport.width}px ${colorScheme}: ${violation.id} (${violation.impact}) ${where.join(' | ')}`);
-      }
-      if (viewport.width === 360) {
-        const overflow = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
-        if (overflow.scroll > overflow.client) problems.push(`${name} 360px ${colorScheme}: the page scrolls sideways (${overflow.scroll} > ${overflow.client})`);
-      }
-      await screenshot(page, `${name}-${viewport.width}-${colorScheme}`);
-    }
-  }
-  await page.setViewportSize({ width: 1100, height: 900 });
-  await page.emulateMedia({ colorScheme: 'light' });
-  return problems;
-}
 
 describe('two-factor authentication in a real browser (CONTRACT §20)', () => {
   let world: BrowserWorld;

@@ -2,6 +2,7 @@
  * Real-browser tests: the real service listening on a real port (on a fresh real database),
  * driven by Debian's Chromium through playwright-core. Screenshots go to test-artifacts/browser/.
  */
+import AxeBuilder from '@axe-core/playwright';
 import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -69,3 +70,37 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
 }
 
+
+const AUDIT_VIEWPORTS = [
+  { width: 1280, height: 800 },
+  { width: 360, height: 740 },
+];
+
+/**
+ * What a person would meet on the page as it stands: serious or critical axe violations at 1280 and
+ * 360 px in light and dark, and sideways scrolling at 360 px; a screenshot of each (`name-WIDTH-SCHEME`).
+ * Leaves the page at 1100 × 900, light.
+ */
+export async function pageProblems(page: Page, name: string): Promise<string[]> {
+  const problems: string[] = [];
+  for (const viewport of AUDIT_VIEWPORTS) {
+    await page.setViewportSize(viewport);
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      const results = await new AxeBuilder({ page }).analyze();
+      for (const violation of results.violations) {
+        if (violation.impact !== 'serious' && violation.impact !== 'critical') continue;
+        const where = violation.nodes.slice(0, 3).map((node) => `${node.target.join(' ')}: ${node.failureSummary ?? ''}`);
+        problems.push(`${name} ${viewport.width}px ${colorScheme}: ${violation.id} (${violation.impact}) ${where.join(' | ')}`);
+      }
+      if (viewport.width === 360) {
+        const overflow = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+        if (overflow.scroll > overflow.client) problems.push(`${name} 360px ${colorScheme}: the page scrolls sideways (${overflow.scroll} > ${overflow.client})`);
+      }
+      await screenshot(page, `${name}-${viewport.width}-${colorScheme}`);
+    }
+  }
+  await page.setViewportSize({ width: 1100, height: 900 });
+  await page.emulateMedia({ colorScheme: 'light' });
+  return problems;
+}
