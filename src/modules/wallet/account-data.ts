@@ -1,4 +1,5 @@
 import type { UnitOfWork } from '../../database/unit-of-work';
+import { appendToLedger } from './ledger-append';
 
 /** A wallet as a person's data export shows it (CONTRACT §20): the balance and every ledger entry, oldest first. */
 export interface WalletExport {
@@ -29,15 +30,7 @@ export async function forfeitWallet(uow: UnitOfWork, playerId: string): Promise<
   if (!locked) return null;
   const coins = Number(locked.balance);
   if (coins === 0) return { walletId: locked.id, coins: 0 };
-  await uow.query(
-    `WITH head AS (
-       UPDATE wallets SET balance = balance - $2::integer, last_seq = last_seq + 1 WHERE id = $1
-       RETURNING id, last_seq, balance
-     )
-     INSERT INTO ledger_entries (wallet_id, seq, delta, balance_after, kind, reason)
-     SELECT head.id, head.last_seq, -$2::integer, head.balance, 'forfeit', 'Coins forfeited: the account was deleted' FROM head`,
-    [locked.id, coins],
-  );
+  await appendToLedger(uow, { walletId: locked.id, kind: 'forfeit', delta: -coins, reason: 'Coins forfeited: the account was deleted' });
   return { walletId: locked.id, coins };
 }
 

@@ -1,9 +1,10 @@
 import { Check, Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
-import type { LedgerKind } from './wallet.repository';
+import { LEDGER_KIND_NAMES, LedgerKind, ledgerKindsWhere, sqlKindList } from './ledger-append';
 
 /**
  * One append to a wallet's ledger. Append-only: a trigger (ledger_entries_append_only, in the
  * migration) refuses UPDATE and DELETE; the checks refuse a negative balance and a forked chain.
+ * Written only by the one append (ledger-append.ts), whose kinds the checks below are built from.
  * Purchase, refund, refund_reversal and dispute_won entries name their purchase; at most one purchase
  * and one dispute_won entry per purchase (CONTRACT §19, §19.1: refunds may be partial, several).
  */
@@ -12,9 +13,9 @@ import type { LedgerKind } from './wallet.repository';
 @Check('ledger_entries_balance_non_negative', 'balance_after >= 0')
 @Check('ledger_entries_seq_positive', 'seq >= 1')
 @Check('ledger_entries_delta_non_zero', 'delta <> 0')
-@Check('ledger_entries_kind', "kind IN ('credit', 'debit', 'purchase', 'refund', 'refund_reversal', 'dispute_won', 'void', 'forfeit')")
-@Check('ledger_entries_kind_sign', "(kind IN ('credit', 'purchase', 'refund_reversal', 'dispute_won', 'void')) = (delta > 0)")
-@Check('ledger_entries_purchase_link', "(kind IN ('purchase', 'refund', 'refund_reversal', 'dispute_won')) = (purchase_id IS NOT NULL)")
+@Check('ledger_entries_kind', `kind IN (${sqlKindList(LEDGER_KIND_NAMES)})`)
+@Check('ledger_entries_kind_sign', `(kind IN (${sqlKindList(ledgerKindsWhere({ coins: 'in' }))})) = (delta > 0)`)
+@Check('ledger_entries_purchase_link', `(kind IN (${sqlKindList(ledgerKindsWhere({ purchase: true }))})) = (purchase_id IS NOT NULL)`)
 @Index('ledger_entries_purchase_credit_key', ['purchaseId'], { unique: true, where: "kind = 'purchase'" })
 @Index('ledger_entries_purchase_dispute_won_key', ['purchaseId'], { unique: true, where: "kind = 'dispute_won'" })
 @Index('ledger_entries_purchase_idx', ['purchaseId'], { where: 'purchase_id IS NOT NULL' })

@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
 import { IdempotencyKeyProperty, IdProperty, PageLimitProperty } from '../../http/params';
+import { LEDGER_KIND_NAMES, LEDGER_KINDS, ledgerKindsWhere } from './ledger-append';
 
 export class WalletQueryDto {
   @PageLimitProperty()
@@ -18,18 +19,16 @@ export class LedgerEntryDto {
   @ApiProperty({ description: 'Entry id', example: '1042' })
   id!: string;
 
-  @ApiProperty({ description: 'Coins added (positive: credit, purchase, refund_reversal, dispute_won, void) or taken (negative: debit, refund, forfeit)', example: -2 })
+  @ApiProperty({ description: `Coins added (positive: ${ledgerKindsWhere({ coins: 'in' }).join(', ')}) or taken (negative: ${ledgerKindsWhere({ coins: 'out' }).join(', ')})`, example: -2 })
   delta!: number;
 
   @ApiProperty({ description: 'The wallet balance right after this entry', example: 18, minimum: 0 })
   balanceAfter!: number;
 
   @ApiProperty({
-    enum: ['credit', 'debit', 'purchase', 'refund', 'refund_reversal', 'dispute_won', 'void', 'forfeit'],
+    enum: LEDGER_KIND_NAMES,
     example: 'debit',
-    description:
-      '`credit` an admin credit, `debit` an insertion, `purchase` coins bought, `refund` coins taken back for a refund (whole or partial) or a dispute, ' +
-      '`refund_reversal` coins given back because the provider reported a refund failed, `dispute_won` coins given back when a dispute was won, `void` an insertion\'s coins returned, `forfeit` the coins left when the account was deleted',
+    description: LEDGER_KIND_NAMES.map((k) => `\`${k}\` ${LEDGER_KINDS[k].means}`).join(', '),
   })
   kind!: string;
 

@@ -2,12 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { RidingWrite, riderValues, withRiders } from '../../database/riding-write';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { isUuid } from '../../database/uuid';
+import { appendToLedger, LedgerKind, ledgerAppendSql, ledgerAppendValues, PurchaseCreditKind } from './ledger-append';
 import { Wallet } from './wallet.entity';
 
-export type LedgerKind = 'credit' | 'debit' | 'purchase' | 'refund' | 'refund_reversal' | 'dispute_won' | 'void' | 'forfeit';
-
-/** Entries that add a purchase's coins: its credit, a failed refund's coins back, a won dispute's. */
-export type PurchaseCreditKind = 'purchase' | 'refund_reversal' | 'dispute_won';
+export type { LedgerKind, PurchaseCreditKind } from './ledger-append';
 
 export interface LedgerEntryView {
   id: string;
@@ -71,15 +69,11 @@ export interface InsertionPayment {
   earnedMills: number;
 }
 
-const PAY_FOR_INSERTION_HEAD = `WITH head AS (
-         UPDATE wallets SET balance = balance - $2::integer, last_seq = last_seq + 1
-          WHERE id = $1 AND balance >= $2::integer AND frozen_at IS NULL
-         RETURNING id, last_seq, balance
-       ), debit AS (
-         INSERT INTO ledger_entries (wallet_id, seq, delta, balance_after, kind)
-         SELECT head.id, head.last_seq, -$2::integer, head.balance, 'debit' FROM head
-         RETURNING id, balance_after
-       ), insertion AS (
+/** Insert-coin's debit: the one ledger append, only when the balance covers the price and the wallet is not frozen. */
+const DEBIT = ledgerAppendSql('debit', { as: 'debit', onlyIfCovered: true });
+// Insert-coin's own values follow the append's: $1 the wallet, $2 the coins, its own from $3.
+if (DEBIT.valueCount !== 2) throw new Error(`PAY_FOR_INSERTION numbers its values from $3, after the debit's 2; the append now takes ${DEBIT.valueCount}.`);
+const PAY_FOR_INSERTION_HEAD = `${DEBIT.text}, insertion AS (
          INSERT INTO insertions (id, play_session_id, game_id, player_id, ledger_entry_id, coins)
          SELECT $3::uuid, $4::uuid, $5::uuid, $6::uuid, debit.id, $2::integer FROM debit
          RETURNING id, created_at
@@ -92,6 +86,17 @@ const PAY_FOR_INSERTION_HEAD = `WITH head AS (
           WHERE id = $4::uuid AND EXISTS (SELECT 1 FROM insertion)
          RETURNING id
        )`;
+/** A void: the insertion's coins back (the one ledger append, kind void) and the void row that takes its earning off the developer. */
+const VOID_ENTRY_REASON = 'Coins returned: the play was voided';
+const VOID_APPEND = ledgerAppendSql('void');
+/** The void's own values, after the append's ($2, the coins, is the append's). */
+const v = (n: number) => `$${VOID_APPEND.valueCount + n}`;
+const APPEND_VOID = `${VOID_APPEND.text}, voided AS (
+         INSERT INTO insertion_voids (insertion_id, ledger_entry_id, developer_id, game_id, coins, gross_mills, earned_mills, reason, voided_by)
+         SELECT ${v(1)}::uuid, entry.id, ${v(2)}::uuid, ${v(3)}::uuid, $2::integer, ${v(4)}::bigint, ${v(5)}::bigint, ${v(6)}::text, ${v(7)}::uuid FROM entry
+         RETURNING voided_at
+       )
+       SELECT entry.id::text AS id, entry.balance_after, voided.voided_at FROM entry, voided`;
 const PAY_FOR_INSERTION_TAIL = `SELECT (SELECT balance_after FROM debit) AS balance_after, (SELECT created_at FROM insertion) AS created_at`;
 const PAY_FOR_INSERTION = `${PAY_FOR_INSERTION_HEAD}
        ${PAY_FOR_INSERTION_TAIL}`;
@@ -188,19 +193,9 @@ export class WalletRepository {
    * back for it (`refund_reversal`, `dispute_won`: at most one per purchase).
    */
   async appendPurchaseCredit(walletId: string, purchaseId: string, coins: number, kind: PurchaseCreditKind, reason: string): Promise<{ entryId: string; balance: number }> {
-    this.uow.requireTransaction();
-    const row = await this.uow.one<{ id: string; balance_after: string }>(
-      `WITH head AS (
-         UPDATE wallets SET balance = balance + $2::integer, last_seq = last_seq + 1 WHERE id = $1
-         RETURNING id, last_seq, balance
-       )
-       INSERT INTO ledger_entries (wallet_id, seq, delta, balance_after, kind, reason, purchase_id)
-       SELECT head.id, head.last_seq, $2::integer, head.balance, $5::text, $4::text, $3::uuid FROM head
-       RETURNING id::text AS id, balance_after`,
-      [walletId, coins, purchaseId, reason, kind],
-    );
-    if (!row) throw new Error(`Wallet ${walletId} does not exist.`);
-    return { entryId: row.id, balance: Number(row.balance_after) };
+    const entry = await appendToLedger(this.uow, { walletId, kind, delta: coins, reason, purchaseId });
+    if (!entry) throw new Error(`Wallet ${walletId} does not exist.`);
+    return entry;
   }
 
   /**
@@ -214,17 +209,8 @@ export class WalletRepository {
     if (!locked) throw new Error(`Wallet ${walletId} does not exist.`);
     const taken = Math.min(coins, Number(locked.balance));
     if (taken === 0) return { taken: 0, entryId: null, balance: Number(locked.balance) };
-    const row = await this.uow.one<{ id: string; balance_after: string }>(
-      `WITH head AS (
-         UPDATE wallets SET balance = balance - $2::integer, last_seq = last_seq + 1 WHERE id = $1
-         RETURNING id, last_seq, balance
-       )
-       INSERT INTO ledger_entries (wallet_id, seq, delta, balance_after, kind, reason, purchase_id)
-       SELECT head.id, head.last_seq, -$2::integer, head.balance, 'refund', $4::text, $3::uuid FROM head
-       RETURNING id::text AS id, balance_after`,
-      [walletId, taken, purchaseId, reason],
-    );
-    return { taken, entryId: row!.id, balance: Number(row!.balance_after) };
+    const entry = await appendToLedger(this.uow, { walletId, kind: 'refund', delta: -taken, reason, purchaseId });
+    return { taken, entryId: entry!.entryId, balance: entry!.balance };
   }
 
   /**
@@ -272,41 +258,19 @@ export class WalletRepository {
   async appendVoid(v: { insertion: VoidableInsertion; reason: string; voidedBy: string; grossMills: number; earnedMills: number }): Promise<{ entryId: string; balance: number; voidedAt: Date }> {
     this.uow.requireTransaction();
     const i = v.insertion;
-    const row = await this.uow.one<{ id: string; balance_after: string; voided_at: Date }>(
-      `WITH head AS (
-         UPDATE wallets SET balance = balance + $2::integer, last_seq = last_seq + 1 WHERE id = $1
-         RETURNING id, last_seq, balance
-       ), entry AS (
-         INSERT INTO ledger_entries (wallet_id, seq, delta, balance_after, kind, reason)
-         SELECT head.id, head.last_seq, $2::integer, head.balance, 'void', 'Coins returned: the play was voided' FROM head
-         RETURNING id, balance_after
-       ), voided AS (
-         INSERT INTO insertion_voids (insertion_id, ledger_entry_id, developer_id, game_id, coins, gross_mills, earned_mills, reason, voided_by)
-         SELECT $3::uuid, entry.id, $4::uuid, $5::uuid, $2::integer, $6::bigint, $7::bigint, $8::text, $9::uuid FROM entry
-         RETURNING voided_at
-       )
-       SELECT entry.id::text AS id, entry.balance_after, voided.voided_at FROM entry, voided`,
-      [i.walletId, i.coins, i.insertionId, i.developerId, i.gameId, v.grossMills, v.earnedMills, v.reason, v.voidedBy],
-    );
+    const entry = ledgerAppendValues({ walletId: i.walletId, kind: 'void', delta: i.coins, reason: VOID_ENTRY_REASON });
+    const row = await this.uow.one<{ id: string; balance_after: string; voided_at: Date }>(APPEND_VOID, [
+      ...entry, i.insertionId, i.developerId, i.gameId, v.grossMills, v.earnedMills, v.reason, v.voidedBy,
+    ]);
     if (!row) throw new Error(`Wallet ${i.walletId} does not exist.`);
     return { entryId: row.id, balance: Number(row.balance_after), voidedAt: row.voided_at };
   }
 
   /** Appends a credit after the latest entry. */
   async appendCredit(walletId: string, coins: number, reason: string): Promise<{ entryId: string; balance: number }> {
-    this.uow.requireTransaction();
-    const row = await this.uow.one<{ id: string; balance_after: string }>(
-      `WITH head AS (
-         UPDATE wallets SET balance = balance + $2::integer, last_seq = last_seq + 1 WHERE id = $1
-         RETURNING id, last_seq, balance
-       )
-       INSERT INTO ledger_entries (wallet_id, seq, delta, balance_after, kind, reason)
-       SELECT head.id, head.last_seq, $2::integer, head.balance, 'credit', $3::text FROM head
-       RETURNING id::text AS id, balance_after`,
-      [walletId, coins, reason],
-    );
-    if (!row) throw new Error(`Wallet ${walletId} does not exist.`);
-    return { entryId: row.id, balance: Number(row.balance_after) };
+    const entry = await appendToLedger(this.uow, { walletId, kind: 'credit', delta: coins, reason });
+    if (!entry) throw new Error(`Wallet ${walletId} does not exist.`);
+    return entry;
   }
 
   /**
@@ -320,7 +284,8 @@ export class WalletRepository {
    */
   async payForInsertion(p: InsertionPayment, rider?: RidingWrite): Promise<{ balanceAfter: number; createdAt: Date } | null> {
     this.uow.requireTransaction();
-    const values = [p.walletId, p.coins, p.insertionId, p.playSessionId, p.gameId, p.playerId, p.developerId, p.grossMills, p.earnedMills];
+    const values = ledgerAppendValues({ walletId: p.walletId, kind: 'debit', delta: -p.coins });
+    values.push(p.insertionId, p.playSessionId, p.gameId, p.playerId, p.developerId, p.grossMills, p.earnedMills);
     const text = rider
       ? withRiders(PAY_FOR_INSERTION_HEAD, values.length, [rider], 'EXISTS (SELECT 1 FROM debit)', "jsonb_build_object('balance', (SELECT balance_after FROM debit))", PAY_FOR_INSERTION_TAIL)
       : PAY_FOR_INSERTION;

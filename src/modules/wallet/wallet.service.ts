@@ -3,9 +3,11 @@ import type { RidingWrite } from '../../database/riding-write';
 import { InvalidRequestError, NotFoundError } from '../../errors/app-error';
 import { earningFor, millsToUsd } from './money';
 import { InsufficientCoinsError, WalletFrozenError } from './wallet.errors';
-import { GameEarningsRow, LedgerEntryView, PurchaseCreditKind, TakeBack, VoidableInsertion, WalletRepository } from './wallet.repository';
+import type { PurchaseCreditKind } from './ledger-append';
+import { GameEarningsRow, LedgerEntryView, TakeBack, VoidableInsertion, WalletRepository } from './wallet.repository';
 
-export type { LedgerEntryView, LedgerKind, PurchaseCreditKind, TakeBack, VoidableInsertion } from './wallet.repository';
+export type { LedgerEntryView, TakeBack, VoidableInsertion } from './wallet.repository';
+export type { LedgerKind, PurchaseCreditKind } from './ledger-append';
 
 export interface WalletPage {
   balance: number;
