@@ -1,0 +1,104 @@
+import { Client } from 'pg';
+import { UnitOfWork } from '../../src/database/unit-of-work';
+import { LEDGER_KIND_NAMES, ledgerAppendSql, ledgerKindsWhere } from '../../src/modules/wallet/ledger-append';
+import { WalletService } from '../../src/modules/wallet/wallet.service';
+import type { TestApp } from '../support/app';
+import { adminCookie, createDeveloper, createWorldApp, publishGame, signUpVerifiedPlayer } from '../support/factories';
+import { deliver, paidPurchase } from '../support/payments';
+import { fundPlayer, idempotencyKey, paidSession } from '../support/play';
+import { asAppRole } from '../support/global-setup';
+
+/**
+ * Issue 29 item 2: the wallet ledger has one append (src/modules/wallet/ledger-append.ts), so the hash
+ * chain of issue 30 is added in one place. Every statement the app sends while each writer runs is
+ * read: each one that writes ledger_entries or moves a wallet's balance must begin with the append's
+ * own text for its kind, and the entries written must be exactly as many as those statements.
+ */
+const WRITES_LEDGER = /insert\s+into\s+"?ledger_entries"?/gi;
+const MOVES_BALANCE = /update\s+"?wallets"?\s[\s\S]*?\bset\b[^;]*?\b"?(balance|last_seq)"?\s*=/i;
+
+describe('the one ledger append', () => {
+  let t: TestApp;
+  let appRole: string;
+  let sent: string[] = [];
+  let counting = false;
+  let spy: jest.SpyInstance;
+
+  beforeAll(async () => {
+    t = await createWorldApp();
+    appRole = new URL(asAppRole(t.databaseUrl)).username;
+    const query = Client.prototype.query;
+    spy = jest.spyOn(Client.prototype, 'query').mockImplementation(function (this: Client, ...args: unknown[]) {
+      if (counting && this.user === appRole) {
+        const first = args[0] as string | { text?: string };
+        sent.push(typeof first === 'string' ? first : (first?.text ?? ''));
+      }
+      return (query as (...a: unknown[]) => unknown).apply(this, args) as never;
+    });
+  });
+  afterAll(async () => {
+    spy.mockRestore();
+    await t.close();
+  });
+
+  /** The append text a statement begins with, and its kind; undefined when it begins with anything else. */
+  function appendOf(text: string): string | undefined {
+    const as = /\),\s+(\w+) AS \(\s*INSERT INTO ledger_entries/.exec(text)?.[1];
+    for (const kind of LEDGER_KIND_NAMES) {
+      for (const onlyIfCovered of [false, true]) {
+        if (as && text.startsWith(ledgerAppendSql(kind, { as, onlyIfCovered }).text)) return kind;
+      }
+    }
+    return undefined;
+  }
+
+  it('every writer (insert-coin, admin credit, purchase, refund, dispute, won dispute, refund reversal, void, forfeit) writes through it, one entry per statement', async () => {
+    const entriesBefore = Number((await t.db.query('SELECT count(*) AS n FROM ledger_entries')).rows[0].n);
+    const dev = await createDeveloper(t);
+    const game = await publishGame(t, dev, { coinsPerCredit: 2 });
+    const player = await signUpVerifiedPlayer(t);
+    const leaving = await signUpVerifiedPlayer(t);
+    const admin = await adminCookie(t);
+    sent = [];
+    counting = true;
+    try {
+      await fundPlayer(t, player, 20); // credit
+      const { insertionId } = await paidSession(t, player, game.slug); // debit
+      await t.http().post(`/api/admin/insertions/${insertionId}/void`).set('Cookie', admin).send({ reason: 'Charged by a game bug', idempotencyKey: idempotencyKey('void') }).expect(200); // void
+      const refunded = await paidPurchase(t, player); // purchase
+      await deliver(t, 'payment.refunded', refunded).expect(200); // refund
+      const disputed = await paidPurchase(t, player);
+      await deliver(t, 'payment.disputed', disputed).expect(200); // refund (the dispute's claim)
+      await deliver(t, 'payment.dispute_won', disputed).expect(200); // dispute_won
+      // A failed refund's coins back: only a real provider reports it (the sandbox has no such event), so through the service the webhook calls.
+      const wallet = (await t.db.query('SELECT w.id FROM wallets w WHERE w.player_id = $1', [player.playerId])).rows[0].id;
+      await t.app.nest.get(UnitOfWork).run(() => t.app.nest.get(WalletService).returnPurchaseCoins(wallet, refunded, 10, 'refund_reversal', 'A refund failed: coins returned'));
+      await fundPlayer(t, leaving, 5);
+      await t.http().post('/api/me/delete').set('Cookie', leaving.cookie).send({ currentPassword: leaving.password, confirm: 'DELETE' }).expect(204); // forfeit
+    } finally {
+      counting = false;
+    }
+
+    const writes = sent.filter((text) => text.match(WRITES_LEDGER) || MOVES_BALANCE.test(text));
+    const strays = writes.filter((text) => (text.match(WRITES_LEDGER)?.length ?? 0) !== 1 || appendOf(text) === undefined);
+    expect(strays).toEqual([]);
+    expect(writes.map(appendOf)).toEqual(['credit', 'debit', 'void', 'purchase', 'refund', 'purchase', 'refund', 'dispute_won', 'refund_reversal', 'credit', 'forfeit']);
+    // Every kind has a writer above: a new kind gets its writer added here.
+    expect(new Set(writes.map(appendOf))).toEqual(new Set(LEDGER_KIND_NAMES));
+    // Each of those statements wrote its one entry, and nothing else wrote any.
+    const entriesAfter = Number((await t.db.query('SELECT count(*) AS n FROM ledger_entries')).rows[0].n);
+    expect(entriesAfter - entriesBefore).toBe(writes.length);
+  });
+
+  it("the database's kind constraints admit the kinds of the list, with their signs and purchase links (the migrations spell them out)", async () => {
+    const { rows } = await t.db.query<{ name: string; def: string }>(
+      "SELECT conname AS name, pg_get_constraintdef(oid) AS def FROM pg_constraint WHERE conrelid = 'ledger_entries'::regclass AND conname LIKE 'ledger_entries_%' AND contype = 'c'",
+    );
+    const kindsIn = (name: string) => [...(rows.find((r) => r.name === name)?.def ?? '').matchAll(/'(\w+)'::text/g)].map((m) => m[1]).sort();
+    expect(kindsIn('ledger_entries_kind')).toEqual([...LEDGER_KIND_NAMES].sort());
+    expect(kindsIn('ledger_entries_kind_sign')).toEqual(ledgerKindsWhere({ coins: 'in' }).sort());
+    expect(rows.find((r) => r.name === 'ledger_entries_kind_sign')?.def).toMatch(/= \(delta > 0\)/);
+    expect(kindsIn('ledger_entries_purchase_link')).toEqual(ledgerKindsWhere({ purchase: true }).sort());
+    expect(rows.find((r) => r.name === 'ledger_entries_purchase_link')?.def).toMatch(/= \(purchase_id IS NOT NULL\)/);
+  });
+});
