@@ -103,9 +103,8 @@ const PAY_FOR_INSERTION = `${PAY_FOR_INSERTION_HEAD}
 
 /**
  * The append-only ledger and each wallet's head (the latest entry's seq and running balance, kept
- * on the wallet row). Every append updates the head and inserts the entry in one statement: the
- * row update serialises appends to one wallet until the transaction ends and reads the balance as
- * the last committed append left it, so `seq` never collides and no balance goes below zero.
+ * on the wallet row). Every entry is written by the one append (ledger-append.ts), alone or as the
+ * first CTEs of a larger statement (insert-coin, void).
  */
 @Injectable()
 export class WalletRepository {
