@@ -18,7 +18,7 @@ import { DeveloperPortalModule } from './modules/developer-portal';
 import { AdminModule } from './modules/admin';
 import { CatalogueModule } from './modules/catalogue';
 import { WebModule } from './web/web.module';
-import { PageFallbackModule } from './web/layout/page-fallback.module';
+import { PageFallbackModule } from './http/pages/page-fallback.module';
 import { ScoringModule } from './modules/scoring';
 import { AchievementsModule } from './modules/achievements';
 import { RetentionModule } from './modules/retention';

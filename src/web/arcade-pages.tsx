@@ -7,10 +7,10 @@
 import type { CatalogueGame } from '../modules/catalogue';
 import { BuyCoins, PackOnSale } from '../modules/payments';
 
-import { wholeNumberText } from './formats';
-import { ICON_NODES } from './icons';
-import { SvgIcon } from './layout/components';
-import { Layout, Viewer } from './layout/layout';
+import { wholeNumberText } from '../http/pages/formats';
+import { ICON_NODES } from '../http/pages/icons';
+import { SvgIcon } from '../http/pages/components';
+import { Layout, Viewer } from '../http/pages/layout';
 import { VerifyEmailNotice } from './verify-email-notice';
 
 function coins(n: number): string {

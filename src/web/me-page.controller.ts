@@ -8,8 +8,8 @@ import { PlayersService } from '../modules/identity';
 import { packView } from '../modules/payments';
 import { PurchasesService } from '../modules/payments';
 import { WalletService } from '../modules/wallet';
-import { sendPage, Viewer } from './layout/layout';
-import { CurrentViewer, Page, PageNotFound } from './layout/page-auth';
+import { sendPage, Viewer } from '../http/pages/layout';
+import { CurrentViewer, Page, PageNotFound } from '../http/pages/page-auth';
 import { MePage } from './me-page';
 
 const ENTRY_ID = /^[0-9]{1,18}$/;

@@ -6,9 +6,9 @@ import { BuyCoins, PackOnSale } from '../modules/payments';
 import type { UnlockedAchievement } from '../modules/achievements';
 import { levelOf, xpToNextLevel } from '../modules/identity';
 import type { LedgerEntryView, WalletPage } from '../modules/wallet';
-import { wholeNumberText } from './formats';
-import { ApiForm, Cell, Icon, Money, Submit, TextField, When } from './layout/components';
-import { Layout, Viewer } from './layout/layout';
+import { wholeNumberText } from '../http/pages/formats';
+import { ApiForm, Cell, Icon, Money, Submit, TextField, When } from '../http/pages/components';
+import { Layout, Viewer } from '../http/pages/layout';
 import { VerifyEmailNotice } from './verify-email-notice';
 
 /** A purchase as /me lists it (§19). */

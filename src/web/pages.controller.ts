@@ -11,8 +11,8 @@ import { CONFIG, Config } from '../config';
 import { coinPacksOf, packView } from '../modules/payments';
 import type { PackOnSale } from '../modules/payments';
 import { CataloguePage, CatalogueView, GamePage, HostPage } from './arcade-pages';
-import { sendPage, Viewer } from './layout/layout';
-import { CurrentViewer, OptionalViewer, Page, PageNotFound } from './layout/page-auth';
+import { sendPage, Viewer } from '../http/pages/layout';
+import { CurrentViewer, OptionalViewer, Page, PageNotFound } from '../http/pages/page-auth';
 
 const SLUG = /^[a-z0-9-]{1,64}$/;
 const ID = /^[A-Za-z0-9-]{1,64}$/;

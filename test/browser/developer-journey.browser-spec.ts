@@ -7,7 +7,7 @@
 import type { Page } from 'playwright-core';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, adminCookie, signUpVerifiedPlayer, unique, uniqueEmail, verifyEmail } from '../support/factories';
 import { fundPlayer } from '../support/play';
-import { moneyText } from '../../src/web/formats';
+import { moneyText } from '../../src/http/pages/formats';
 import { BrowserWorld, eventually, newContext, screenshot, signIn, startBrowserWorld } from '../support/browser';
 
 const PRICE = 2;

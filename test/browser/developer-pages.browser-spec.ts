@@ -6,7 +6,7 @@
  * where the eye is; no word broken inside a table at 1280 px, even with a 40-character label.
  */
 import type { BrowserContext, Page } from 'playwright-core';
-import { dateText, moneyText } from '../../src/web/formats';
+import { dateText, moneyText } from '../../src/http/pages/formats';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, createApiKey, createDeveloper, Developer, publishGame, signUpVerifiedPlayer } from '../support/factories';
 import { fundPlayer, paidSession } from '../support/play';
 import { BrowserWorld, newContext, screenshot, signIn, startBrowserWorld } from '../support/browser';

@@ -6,10 +6,10 @@
  * section shows (a search, a chosen game, a page of a list).
  */
 import type { ComponentChildren } from 'preact';
-import { ApiForm, Cell, Hidden, LongText, NumberField, Select, Submit, TextField, When } from '../../web/layout/components';
-import { wholeNumberText } from '../../web/formats';
-import { ConfirmDialog, Echo } from '../../web/layout/confirm-dialog';
-import { Layout, Viewer } from '../../web/layout/layout';
+import { ApiForm, Cell, Hidden, LongText, NumberField, Select, Submit, TextField, When } from '../../http/pages/components';
+import { wholeNumberText } from '../../http/pages/formats';
+import { ConfirmDialog, Echo } from '../../http/pages/confirm-dialog';
+import { Layout, Viewer } from '../../http/pages/layout';
 import type { AuditEntry } from '../audit';
 import type { AdminGameView, GameStatus, ReviewView } from '../developer-portal';
 import type { AdminUserView } from '../identity';

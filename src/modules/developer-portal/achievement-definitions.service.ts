@@ -8,7 +8,7 @@ import { GamesService } from './games.service';
 /** Spec §2.7. */
 export const ACHIEVEMENTS_PER_GAME = 50;
 export const ACHIEVEMENT_KEY_PATTERN = /^[a-z0-9][a-z0-9_-]{0,47}$/;
-export { ICON_KEYS, type IconKey } from '../../web/icons';
+export { ICON_KEYS, type IconKey } from '../../http/pages/icons';
 
 export interface AchievementDefinitionView {
   key: string;

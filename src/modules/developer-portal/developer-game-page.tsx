@@ -3,10 +3,10 @@
  * ("Preview", "Publish", "Add version") and achievements ("Edit", "Retire", "Add achievement",
  * the 18-icon picker, each one's unlock count).
  */
-import { ApiForm, Cell, Checkbox, Hidden, Icon, IconPicker, LongText, NumberField, Submit, TextArea, TextField, When } from '../../web/layout/components';
-import { wholeNumberText } from '../../web/formats';
-import { ConfirmDialog } from '../../web/layout/confirm-dialog';
-import type { DeveloperViewer } from '../../web/layout/page-auth';
+import { ApiForm, Cell, Checkbox, Hidden, Icon, IconPicker, LongText, NumberField, Submit, TextArea, TextField, When } from '../../http/pages/components';
+import { wholeNumberText } from '../../http/pages/formats';
+import { ConfirmDialog } from '../../http/pages/confirm-dialog';
+import type { DeveloperViewer } from '../../http/pages/page-auth';
 import type { AchievementDefinitionView } from './achievement-definitions.service';
 import { DeveloperLayout } from './developer-layout';
 import { DescriptionField, ThumbnailSettings } from './game-face-settings';

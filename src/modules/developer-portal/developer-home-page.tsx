@@ -1,6 +1,6 @@
 /** `/developer` (CONTRACT §17.1): become a developer; a developer's games and the "Create game" form. */
-import { ApiForm, Cell, LongText, Money, NumberField, Submit, TextField } from '../../web/layout/components';
-import type { Viewer } from '../../web/layout/layout';
+import { ApiForm, Cell, LongText, Money, NumberField, Submit, TextField } from '../../http/pages/components';
+import type { Viewer } from '../../http/pages/layout';
 import { DeveloperLayout } from './developer-layout';
 import type { GameStatus } from './game.repository';
 

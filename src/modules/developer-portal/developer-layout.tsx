@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { Layout, Viewer } from '../../web/layout/layout';
+import { Layout, Viewer } from '../../http/pages/layout';
 
 type DeveloperSection = 'overview' | 'keys' | 'earnings' | 'game';
 

@@ -8,7 +8,7 @@
  * beside the plot in an SVG without a viewBox (its `y` in percent of the plot's height) and the
  * first and last day under it in HTML, so a 360 px screen shows them as large as a wide one.
  */
-import { dateText, moneyText } from '../../web/formats';
+import { dateText, moneyText } from '../../http/pages/formats';
 import { millsToUsd, usdToMills } from '../wallet';
 
 /** The plot in viewBox units: 10 a day wide, 100 tall, so a `y` here is also a percentage of its height. */

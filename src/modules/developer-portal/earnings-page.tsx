@@ -3,9 +3,9 @@
  * page), table "Earnings" (every game, as §3), the chart of the last 30 days' earnedUsd and the
  * same numbers in table "Daily earnings".
  */
-import { dateText, moneyText, wholeNumberText } from '../../web/formats';
-import { Cell, LongText, Money, Select } from '../../web/layout/components';
-import type { DeveloperViewer } from '../../web/layout/page-auth';
+import { dateText, moneyText, wholeNumberText } from '../../http/pages/formats';
+import { Cell, LongText, Money, Select } from '../../http/pages/components';
+import type { DeveloperViewer } from '../../http/pages/page-auth';
 import { millsToUsd, usdToMills } from '../wallet';
 import type { DailyEarnings, EarningsReport } from '../wallet';
 import { DeveloperLayout } from './developer-layout';

@@ -1,7 +1,7 @@
 /** `/developer/keys` (spec §5, CONTRACT §17.1): create a key (shown once, with "Copy key"), list and revoke keys. */
-import { ApiForm, Cell, LongText, Select, Submit, TextField, When } from '../../web/layout/components';
-import { ConfirmDialog } from '../../web/layout/confirm-dialog';
-import type { DeveloperViewer } from '../../web/layout/page-auth';
+import { ApiForm, Cell, LongText, Select, Submit, TextField, When } from '../../http/pages/components';
+import { ConfirmDialog } from '../../http/pages/confirm-dialog';
+import type { DeveloperViewer } from '../../http/pages/page-auth';
 import type { ApiKeyRow } from './api-key.repository';
 import { DeveloperLayout } from './developer-layout';
 

@@ -2,7 +2,7 @@
  * What the mailed e-mail-change link answers when it cannot change the address (CONTRACT §20):
  * a page (§17 rules: header, plain words, a way on), never the API's JSON.
  */
-import { Layout, Viewer } from '../../web/layout/layout';
+import { Layout, Viewer } from '../../http/pages/layout';
 
 /** 400: the link is unknown, used or expired. */
 export function EmailLinkInvalidPage(props: { viewer: Viewer | null }) {

@@ -5,7 +5,7 @@ import { h } from 'preact';
 import { AccountContext, CurrentAccount, OptionalAccount, PublicSameOrigin, SignedIn } from '../../http/account-auth';
 import { ApiErrors, ERROR_SCHEMA_REF } from '../../http/error-responses';
 import { Public } from '../../http/public.decorator';
-import { sendPage } from '../../web/layout/layout';
+import { sendPage } from '../../http/pages/layout';
 import { ApiRateLimited, clientAddress } from '../rate-limits';
 import { ChangeEmailDto, ConfirmEmailDto, EmailChangeRequestedDto } from './email-change.dto';
 import { EmailLinkInvalidPage, EmailTakenMeanwhilePage } from './email-change-pages';

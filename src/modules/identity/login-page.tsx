@@ -1,6 +1,6 @@
 /** The sign-in page (`GET /auth/login`, CONTRACT §17.1): form "Sign in" (with "Forgot password?", CONTRACT §20) and form "Sign up", calling the JSON endpoints. */
-import { ApiForm, Submit, TextField } from '../../web/layout/components';
-import { Layout } from '../../web/layout/layout';
+import { ApiForm, Submit, TextField } from '../../http/pages/components';
+import { Layout } from '../../http/pages/layout';
 import { TwoFactorCodeStep } from './two-factor-code-step';
 
 const NOTICES = {

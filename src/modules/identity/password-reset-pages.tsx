@@ -3,9 +3,9 @@
  * your e-mail") and `/auth/reset-password?token=` (form "Set a new password", then signed in on
  * /me), calling POST /auth/password-reset and POST /auth/reset-password.
  */
-import { ApiForm, Hidden, Submit, TextField } from '../../web/layout/components';
+import { ApiForm, Hidden, Submit, TextField } from '../../http/pages/components';
 import { TwoFactorCodeStep } from './two-factor-code-step';
-import { Layout, Viewer } from '../../web/layout/layout';
+import { Layout, Viewer } from '../../http/pages/layout';
 
 export function ForgotPasswordPage(props: { viewer: Viewer | null; sent: boolean }) {
   if (props.sent) {

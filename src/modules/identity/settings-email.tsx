@@ -3,7 +3,7 @@
  * link goes to the new address and the current one stays the login until it is followed. The
  * change waiting for its link is shown (a region the form refreshes).
  */
-import { ApiForm, Submit, TextField, When } from '../../web/layout/components';
+import { ApiForm, Submit, TextField, When } from '../../http/pages/components';
 import type { PendingEmailChange } from './email-change.repository';
 
 export function ChangeEmail(props: { email: string; pending: PendingEmailChange | null }) {

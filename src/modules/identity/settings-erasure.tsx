@@ -3,8 +3,8 @@
  * form "Delete account", which asks in a ConfirmDialog first (§17.2: destructive) and, once the
  * account is erased, lands on the home page signed out with a status message.
  */
-import { ApiForm, Submit, TextField } from '../../web/layout/components';
-import { ConfirmDialog } from '../../web/layout/confirm-dialog';
+import { ApiForm, Submit, TextField } from '../../http/pages/components';
+import { ConfirmDialog } from '../../http/pages/confirm-dialog';
 
 export function AccountData() {
   return (

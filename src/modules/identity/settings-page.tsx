@@ -3,8 +3,8 @@
  * kind of change under its own heading: "Change password" and "Signed-in devices" (one device or
  * every other one signed out, no confirmation asked: §17.2 lists this as not destructive).
  */
-import { ApiForm, Cell, LongText, Submit, TextField, When } from '../../web/layout/components';
-import { Layout, Viewer } from '../../web/layout/layout';
+import { ApiForm, Cell, LongText, Submit, TextField, When } from '../../http/pages/components';
+import { Layout, Viewer } from '../../http/pages/layout';
 import type { DeviceRow } from './login-session.repository';
 import type { PendingEmailChange } from './email-change.repository';
 import { ChangeEmail } from './settings-email';

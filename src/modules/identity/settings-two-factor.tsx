@@ -5,7 +5,7 @@
  * codes this once. On: "Turn off" with the current password and a code. The secret is never in
  * this page's HTML: only setup's answer carries it.
  */
-import { ApiForm, Submit, TextField } from '../../web/layout/components';
+import { ApiForm, Submit, TextField } from '../../http/pages/components';
 
 function SetUp() {
   return (

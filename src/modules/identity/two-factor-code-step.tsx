@@ -4,7 +4,7 @@
  * then shows it with the challenge filled in. "Code" takes a TOTP or a recovery code; "Verify"
  * signs in and goes on to `next`.
  */
-import { ApiForm, Submit, TextField } from '../../web/layout/components';
+import { ApiForm, Submit, TextField } from '../../http/pages/components';
 
 export function TwoFactorCodeStep(props: { next: string }) {
   return (

@@ -3,7 +3,7 @@
  * ...); each creates a purchase (POST /api/me/purchases) and opens its checkoutUrl with `?return=`
  * this page (the page script, src/web/pages/buy-coins.ts).
  */
-import { moneyText, wholeNumberText } from '../../web/formats';
+import { moneyText, wholeNumberText } from '../../http/pages/formats';
 
 /** A pack as GET /api/shop/packs answers it. */
 export interface PackOnSale {

@@ -3,9 +3,9 @@
  * number" and "Pay" (the form calls the sandbox's pay endpoint and the page reloads with the
  * outcome); then "Payment received" or "Payment declined" and "Continue" to the return path.
  */
-import { ApiForm, Submit, TextField } from '../../web/layout/components';
-import { Layout, Viewer } from '../../web/layout/layout';
-import { moneyText, wholeNumberText } from '../../web/formats';
+import { ApiForm, Submit, TextField } from '../../http/pages/components';
+import { Layout, Viewer } from '../../http/pages/layout';
+import { moneyText, wholeNumberText } from '../../http/pages/formats';
 import { MILLS_PER_COIN, millsToUsd } from '../wallet';
 import type { PaymentProviderName } from './payment-provider';
 import type { PurchaseView } from './purchases.service';

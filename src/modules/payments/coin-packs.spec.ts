@@ -1,4 +1,4 @@
-import { moneyText } from '../../web/formats';
+import { moneyText } from '../../http/pages/formats';
 import { coinPacksOf, packView, priceCents } from './coin-packs';
 
 describe('coin packs', () => {

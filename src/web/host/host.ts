@@ -1,5 +1,5 @@
-import { wholeNumberText } from '../formats';
-import { iconNode } from '../icons';
+import { wholeNumberText } from '../../http/pages/formats';
+import { iconNode } from '../../http/pages/icons';
 import { iconSvg } from '../pages/dom-icons';
 import { Envelope, HOST_ORIGIN_PARAM, MessageType, parseRequest, reasonForHttpError, Reply } from '../sdk/protocol';
 

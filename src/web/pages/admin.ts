@@ -6,7 +6,7 @@
  * form itself is not replaced, so typing goes on undisturbed. Without the script the forms submit
  * as plain GET forms to the same address.
  */
-import { wholeNumberText } from '../formats';
+import { wholeNumberText } from '../../http/pages/formats';
 import { refreshRegions } from './api-forms';
 
 const TYPING_PAUSE_MS = 250;

@@ -1,5 +1,5 @@
 /**
- * Forms that call one REST endpoint (`ApiForm` in src/web/layout/components.tsx). The fields
+ * Forms that call one REST endpoint (`ApiForm` in src/http/pages/components.tsx). The fields
  * become the JSON body; on an error the API's `message` goes into the form's own role="alert"
  * and everything typed stays; on success the page shows the change (reload, refresh of its
  * `data-region` parts, or a move to `data-next`).

@@ -1,5 +1,5 @@
 /**
- * Destructive actions ask first (CONTRACT §17.2; `ConfirmDialog` in src/web/layout/confirm-dialog.tsx).
+ * Destructive actions ask first (CONTRACT §17.2; `ConfirmDialog` in src/http/pages/confirm-dialog.tsx).
  *
  * - `[data-confirm-open="<template id>"]`, a row's button: opens that template's dialog in the row
  *   as a modal; the dialog's own API form sends the request when "Confirm …" is pressed.

@@ -3,8 +3,8 @@
  * game page (`/games/{slug}`), which reads the public HTTP API (CONTRACT §5; spec §4.7), and the
  * thumbnail upload of a developer's game page.
  */
-import { dateText, wholeNumberText } from '../formats';
-import { iconNode, SECRET_ICON } from '../icons';
+import { dateText, wholeNumberText } from '../../http/pages/formats';
+import { iconNode, SECRET_ICON } from '../../http/pages/icons';
 import { iconSvg } from './dom-icons';
 import { showStoredFlash, startApiForms } from './api-forms';
 import { startBuyCoins } from './buy-coins';

@@ -1,6 +1,5 @@
 import { h } from 'preact';
-import type { AccountContext } from '../../http/account-auth';
-import { LoginPage } from '../../modules/identity/login-page';
+import type { AccountContext } from '../account-auth';
 import { Layout, NotFoundPage, renderPage } from './layout';
 
 const viewer = (overrides: Partial<AccountContext> = {}): AccountContext => ({
@@ -20,9 +19,6 @@ const viewer = (overrides: Partial<AccountContext> = {}): AccountContext => ({
 
 describe('the layout', () => {
   it('escapes what a page puts in text and attributes', () => {
-    const html = renderPage(h(LoginPage, { next: '/x?a="><script>alert(1)</script>' }));
-    expect(html).not.toContain('<script>alert(1)');
-    expect(html).toContain('data-next="/x?a=&quot;>&lt;script>alert(1)&lt;/script>"');
     const named = renderPage(h(Layout, { title: '</title><b>', viewer: viewer({ displayName: '<img src=x onerror=alert(1)>' }), page: 'x', children: 'hi' }));
     expect(named).not.toContain('<img src=x');
     expect(named).toContain('&lt;img src=x onerror=alert(1)>');

@@ -6,10 +6,10 @@
 import type { ComponentChildren, JSX } from 'preact';
 import { renderToString } from 'preact-render-to-string';
 import type { Response } from 'express';
-import { assetPath } from '../../http/asset-path';
-import { PAGE_CSP, sendHtml } from '../../http/html-page';
-import type { AccountContext } from '../../http/account-auth';
-import { ICON_NODES } from '../icons';
+import { assetPath } from '../asset-path';
+import { PAGE_CSP, sendHtml } from '../html-page';
+import type { AccountContext } from '../account-auth';
+import { ICON_NODES } from './icons';
 import { ApiForm, SvgIcon } from './components';
 
 /** Who is looking at a page: the signed-in account, as the page guard resolved it. */

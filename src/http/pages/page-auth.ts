@@ -17,8 +17,8 @@ import {
 import { ModuleRef, Reflector } from '@nestjs/core';
 import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiResponse } from '@nestjs/swagger';
 import type { Request } from 'express';
-import { Public } from '../../http/public.decorator';
-import { AccountAuthenticator, AdminContext, DeveloperContext, isAdmin, isDeveloper } from '../../http/account-auth';
+import { Public } from '../public.decorator';
+import { AccountAuthenticator, AdminContext, DeveloperContext, isAdmin, isDeveloper } from '../account-auth';
 import type { Viewer } from './layout';
 import { PageNotFound, PageTwoFactorRequired, SignInRequired } from './page.errors';
 import { PageFilter } from './page.filter';
@@ -36,7 +36,7 @@ export { PageNotFound, SignInRequired, signInPath } from './page.errors';
 export type DeveloperViewer = DeveloperContext;
 
 /** Where to go after signing in (`next`) or back from checkout (`return`): the one rule, in src/http. */
-export { safeRedirectPath as safeNext } from '../../http/redirect-target';
+export { safeRedirectPath as safeNext } from '../redirect-target';
 
 /**
  * Resolves the login session of every page request, then applies the page's access rule. The

@@ -4,9 +4,9 @@
  * `message` lands in the form's own `role="alert"`, and what the user typed stays.
  */
 import { h, type ComponentChildren } from 'preact';
-import { ICON_KEYS } from '../icons';
-import { ICON_NODES, ICON_SVG_ATTRIBUTES, iconNode, type IconNode } from '../icons';
-import { dateText, moneyText, shortIdText, timeOfDayText } from '../formats';
+import { ICON_KEYS } from './icons';
+import { ICON_NODES, ICON_SVG_ATTRIBUTES, iconNode, type IconNode } from './icons';
+import { dateText, moneyText, shortIdText, timeOfDayText } from './formats';
 
 /** What the page does after the API said yes: reload it, go to `next`, or replace its `data-region` parts. */
 export type After = 'reload' | 'navigate' | 'refresh';
@@ -25,7 +25,7 @@ export interface ApiFormProps {
   flash?: string;
   /** The id of a hidden region whose `data-field` elements show fields of the answer (a new key, shown once). */
   reveal?: string;
-  /** The id of a `ConfirmDialog` inside the form (src/web/layout/confirm-dialog.tsx): submitting asks there first. */
+  /** The id of a `ConfirmDialog` inside the form (src/http/pages/confirm-dialog.tsx): submitting asks there first. */
   confirm?: string;
   id?: string;
   class?: string;
