@@ -1,8 +1,19 @@
+import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import type { Config } from '../config';
 import { MIGRATIONS } from '../../migrations';
-import { ENTITIES } from './entities';
+import { AppSetting } from './app-setting.entity';
 import { PlainNamingStrategy } from './naming-strategy';
+
+/**
+ * The entities: each module's own, found by their file name (`src/modules/<m>/*.entity.ts`, or
+ * `.js` once built), so this layer imports no module and a module adds a table without an edit
+ * here; and the database layer's own `app_settings`. TypeORM loads the files when the DataSource
+ * initializes (before Nest starts: createApp migrates first), the same files the modules import,
+ * so the classes are the ones their repositories use. test/e2e/schema.e2e-spec.ts fails if a
+ * table has no entity (one declared in a file not named `*.entity.ts`, say).
+ */
+const ENTITIES = [join(__dirname, '..', 'modules', '*', '*.entity.{ts,js}'), AppSetting];
 
 export type DataSourceConfig = Pick<Config, 'dbPoolSize' | 'dbAcquireTimeoutMs' | 'dbStatementTimeoutMs'> & {
   /** Read replicas (DATABASE_READ_URLS): TypeORM replication, used only by `UnitOfWork.queryReplica`. */
