@@ -1,5 +1,4 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
-import { normalizeEmail } from '../src/modules/identity/email-address';
 
 /**
  * Stored e-mail addresses in the one normalised form (normalizeEmail: NFC, lower-cased, NFC),
@@ -14,6 +13,16 @@ import { normalizeEmail } from '../src/modules/identity/email-address';
  * normalised form, so those accounts cannot sign in until an operator settles which mailbox they
  * belong to; each one is listed (id only) in the migration's output.
  */
+/**
+ * The e-mail rule as it was when this migration was written (identity's normalizeEmail then:
+ * trimmed, NFC, lower-cased, NFC). Inlined, not imported: a migration is history and must not
+ * change when the module's rule does (it became NFKC later; FoldAccountEmails1796740000000 folds
+ * the stored addresses to that).
+ */
+function normalizeEmail(raw: string): string {
+  return raw.trim().normalize('NFC').toLowerCase().normalize('NFC');
+}
+
 export class NormaliseAccountEmails1796100000001 implements MigrationInterface {
   name = 'NormaliseAccountEmails1796100000001';
 

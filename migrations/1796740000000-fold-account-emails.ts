@@ -1,6 +1,4 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
-import { hasInvisibleCharacters } from '../src/http/visible-text';
-import { normalizeEmail } from '../src/modules/identity/email-address';
 
 /**
  * Stored e-mail addresses folded to compatibility form (normalizeEmail now uses NFKC, issue 26
@@ -14,6 +12,21 @@ import { normalizeEmail } from '../src/modules/identity/email-address';
  * holding invisible characters (now refused at sign-up) are left as they are. Both kinds are
  * listed (ids only) in the migration's output.
  */
+/**
+ * The e-mail rule and the invisible characters as they were when this migration was written
+ * (identity's normalizeEmail and src/http/visible-text.ts then). Inlined, not imported: a
+ * migration is history and must not change when the service's rules do.
+ */
+function normalizeEmail(raw: string): string {
+  return raw.trim().normalize('NFKC').toLowerCase().normalize('NFKC');
+}
+
+const INVISIBLE = /[\p{Cf}\p{Default_Ignorable_Code_Point}\p{Cc}\p{Cs}\p{Zl}\p{Zp}]/u;
+
+function hasInvisibleCharacters(text: string): boolean {
+  return INVISIBLE.test(text);
+}
+
 export class FoldAccountEmails1796740000000 implements MigrationInterface {
   name = 'FoldAccountEmails1796740000000';
 
