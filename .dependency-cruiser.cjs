@@ -1,7 +1,10 @@
 /**
- * Module boundaries (docs/architecture.md), checked by `npm run lint`:
+ * Module boundaries and floors (docs/architecture.md), checked by `npm run lint`:
  * - a module (src/modules/<m>/) is used from outside only through its entry file, index.ts;
- * - the framework layers (config, errors, http, database, web/layout) import no module;
+ * - the floors below the modules (config, errors, database, http with the page kit src/http/pages)
+ *   import no module and nothing above it (app pages, the app, ops tools);
+ * - modules import no app page (src/web) and not the app that composes them;
+ * - migrations import no service code (they are history: inlined, frozen);
  * - no import cycles (between files, hence between modules: see no-circular);
  * - domain rules (*.rules.ts) are plain TypeScript: no framework, no database.
  * @type {import('dependency-cruiser').IConfiguration}
@@ -18,18 +21,33 @@ module.exports = {
     {
       name: 'module-entry-only-outside-modules',
       severity: 'error',
-      comment:
-        "Code outside src/modules (app, web, ops) uses a module through its entry file. The one exception: src/database/entities.ts lists every module's entities for TypeORM's DataSource.",
-      from: { path: '^src/', pathNot: ['^src/modules/', '^src/database/entities\\.ts$'] },
+      comment: 'Code outside src/modules (app, web, ops) uses a module through its entry file.',
+      from: { path: '^src/', pathNot: '^src/modules/' },
       to: { path: '^src/modules/[^/]+/', pathNot: '^src/modules/[^/]+/index\\.ts$' },
     },
     {
       name: 'framework-layers-know-no-module',
       severity: 'error',
       comment:
-        'src/config*, src/errors, src/http, src/database and src/web/layout sit below the modules: every module may use them, so they import no module (entities.ts excepted, see above).',
-      from: { path: '^src/(config|errors/|http/|database/|web/layout/)', pathNot: '^src/database/entities\\.ts$' },
-      to: { path: '^src/modules/' },
+        'src/config*, src/errors, src/database and src/http (with the page kit, src/http/pages) sit below the modules: every module may use them, so they import no module, no app page (src/web) and not the app (the DataSource finds the entities by file name).',
+      from: { path: '^src/(config|errors/|http/|database/)' },
+      to: { path: '^src/(modules/|web/|app\\.|main\\.|ops/)' },
+    },
+    {
+      name: 'modules-know-no-app-page',
+      severity: 'error',
+      comment:
+        "The app's pages (src/web: the arcade and /me pages, SDK, host page, demo seed) sit on top of the modules; a module builds its pages from the page kit (src/http/pages), never from them, and never imports the app that composes it.",
+      from: { path: '^src/modules/' },
+      to: { path: '^src/(web/|app\\.|main\\.|ops/)' },
+    },
+    {
+      name: 'migrations-are-frozen',
+      severity: 'error',
+      comment:
+        'A migration is history: what it needs of the service (an e-mail rule, a character class) is copied into it as it was that day, so it never changes when the code does. It imports nothing from src/.',
+      from: { path: '^migrations/' },
+      to: { path: '^src/' },
     },
     {
       name: 'rules-import-rules-only',
