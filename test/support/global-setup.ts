@@ -15,6 +15,8 @@ import { startEmbeddedPostgres } from '../../src/database/embedded-postgres';
  * data access granted on the template) and migrate as the owner (issue 14: least privilege).
  */
 export default async function globalSetup(): Promise<void> {
+  // Which Node runs the suite, visible in every run's log: through npm it is package.json's pinned `node`.
+  process.stderr.write(`\nTests run on Node ${process.version} (${process.execPath})\n`);
   const runId = `${process.pid.toString(36)}${randomBytes(3).toString('hex')}`;
   let serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) {
