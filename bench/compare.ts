@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { Client } from 'pg';
 import { openBenchDatabase, withDatabase } from './database';
@@ -14,16 +16,20 @@ import { BenchService, benchServiceEnv, startBenchService } from './service';
  * each (A, B, then B, A, ...), so whatever the machine does meanwhile hits both alike. It reports
  * the median of each build's CPU time per request and req/s over the rounds, and B ÷ A.
  *
- *   npm run build && node dist/bench/compare.js <checkout A> <checkout B> [--rounds=6] [--seconds=3] [--pages] [--only=verify,heartbeat]
+ *   npm run build && node dist/bench/compare.js <checkout A> <checkout B> [--rounds=6] [--seconds=3] [--pages] [--only=verify,heartbeat] [--node-a=<path>] [--node-b=<path>]
  *
  * A checkout is a repository root with `npm ci` and `npm run build` done (a second one: `git
  * worktree add --detach ../before <commit>`). `--pages`: a build that has the page world also
  * renders /developer and /me before the rounds (see docs/performance.md, "Pages and the API in one
  * process"). `--only`: the rounds load these scenarios alone (more rounds in the same time).
+ * `--node-a`, `--node-b`: the Node binary each build runs on (default: the one running compare.js),
+ * e.g. `--node-a=/usr/bin/node --node-b=node_modules/.bin/node` for Node 20 against 24.
  * Uses DATABASE_URL's server when set, else an embedded PostgreSQL.
  */
 interface Build {
   name: 'A' | 'B';
+  /** `node --version` of the binary it runs on. */
+  node: string;
   service: BenchService;
   scenarios: Record<Scenario, LoadOptions['next']>;
   /** What each round measured, per scenario. */
@@ -35,22 +41,31 @@ const SCENARIOS: readonly Scenario[] = ['health', 'heartbeat', 'insert-coin', 'b
 
 const log = (line: string) => process.stderr.write(`[compare] ${line}\n`);
 const arg = (name: string, fallback: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback);
-const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
+const option = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+const only = option('only')?.split(',');
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
+/** The Node binary a build runs on, and its version (`node --version`), for the log and the report. */
+function nodeFor(name: Build['name']): { path: string; version: string } {
+  const given = option(`node-${name.toLowerCase()}`);
+  const path = given ? resolve(given) : process.execPath;
+  return { path, version: execFileSync(path, ['--version'], { encoding: 'utf8' }).trim() };
+}
+
 async function prepare(name: Build['name'], checkout: string, databaseUrl: string, pages: boolean): Promise<Build> {
+  const node = nodeFor(name);
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- each build seeds through its own API version
   const seed = require(resolve(checkout, 'dist/bench/seed.js')) as typeof Seed;
   // Seeding hashes passwords; the rounds measure a fresh process, as `npm run bench` does.
   const env = benchServiceEnv(databaseUrl, seed.ADMIN);
-  const seeding = await startBenchService(env, [], checkout);
+  const seeding = await startBenchService(env, [], checkout, node.path);
   const world = await seed.seedWorld(seeding.url);
   const players = await seed.seedPlayers(seeding.url, world.admin, `${name.toLowerCase()}-player`, 40, 100_000);
   const sessions = await seed.openSessions(players, world.main, 3000);
   const insertionIds = await seed.insertOneCoinEach(await seed.openSessions(players, world.main, 200), seeding.url);
   const pageWorld = pages && typeof seed.seedPagesWorld === 'function' ? await seed.seedPagesWorld(seeding.url, world.admin) : undefined;
   await seeding.stop();
-  const service = await startBenchService(env, [], checkout);
+  const service = await startBenchService(env, [], checkout, node.path);
   const scenarios: Build['scenarios'] = {
     health: () => ({ method: 'GET', path: '/health/live' }),
     heartbeat: heartbeatRequests(sessions),
@@ -61,18 +76,19 @@ async function prepare(name: Build['name'], checkout: string, databaseUrl: strin
   const warmups: LoadOptions['next'][] = Object.values(scenarios);
   if (pageWorld) warmups.push(pageRequests('/developer', pageWorld.developer.cookie), pageRequests('/me', pageWorld.player.cookie));
   for (const next of warmups) await runLoad({ url: service.url, connections: 10, duration: 3, next, rssMb: service.rssMb });
-  log(`${name}: ${checkout}, ${sessions.length} play sessions${pageWorld ? ', pages rendered' : ''}, pid ${service.pid}`);
-  return { name, service, scenarios, samples: { health: [], heartbeat: [], 'insert-coin': [], board: [], verify: [] } };
+  log(`${name}: ${checkout} on Node ${node.version} (${node.path}), ${sessions.length} play sessions${pageWorld ? ', pages rendered' : ''}, pid ${service.pid}`);
+  return { name, node: node.version, service, scenarios, samples: { health: [], heartbeat: [], 'insert-coin': [], board: [], verify: [] } };
 }
 
 async function main(): Promise<void> {
   const [checkoutA, checkoutB] = process.argv.slice(2).filter((a) => !a.startsWith('--'));
-  if (!checkoutA || !checkoutB) throw new Error('usage: node dist/bench/compare.js <checkout A> <checkout B> [--rounds=6] [--seconds=3] [--pages] [--only=verify,heartbeat]');
+  if (!checkoutA || !checkoutB) throw new Error('usage: node dist/bench/compare.js <checkout A> <checkout B> [--rounds=6] [--seconds=3] [--pages] [--only=verify,heartbeat] [--node-a=<path>] [--node-b=<path>]');
   const rounds = arg('rounds', 6);
   const unknown = only?.filter((name) => !(SCENARIOS as readonly string[]).includes(name)) ?? [];
   if (unknown.length > 0) throw new Error(`--only: no scenario ${unknown.join(', ')} (there are ${SCENARIOS.join(', ')})`);
   const scenarios = only ? SCENARIOS.filter((name) => only.includes(name)) : SCENARIOS;
   const seconds = arg('seconds', 3);
+  log(`load average at start ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   const server = await openBenchDatabase(log);
   const names = { A: `arcade_compare_a_${Date.now()}`, B: `arcade_compare_b_${Date.now()}` };
   const admin = new Client({ connectionString: withDatabase(server.url, 'postgres') });
@@ -102,7 +118,9 @@ async function main(): Promise<void> {
         `${scenario.padEnd(13)} ${cpuA.toFixed(3).padStart(6)} ${cpuB.toFixed(3).padStart(6)} ${(cpuB / cpuA).toFixed(3).padStart(6)}   ${rpsA.toFixed(0).padStart(6)} ${rpsB.toFixed(0).padStart(6)} ${(rpsB / rpsA).toFixed(3).padStart(6)}   ${errors}`,
       );
     }
-    process.stdout.write(`${lines.join('\n')}\n(median of ${rounds} rounds of ${seconds} s each, 10 connections; CPU: the service process's user + system time)\n`);
+    process.stdout.write(
+      `${lines.join('\n')}\n(median of ${rounds} rounds of ${seconds} s each, 10 connections; CPU: the service process's user + system time; A on Node ${builds[0].node}, B on Node ${builds[1].node}; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')})\n`,
+    );
   } finally {
     for (const build of builds) await build.service.stop();
     for (const name of Object.values(names)) await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);

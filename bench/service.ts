@@ -86,13 +86,14 @@ export function benchServiceEnv(databaseUrl: string, admin: { email: string; pas
 /**
  * The built service as a real child process in production mode, as it runs in a deployment.
  * `checkout`: the root of another checkout to run instead, built (`npm run build`) with its own
- * node_modules (bench/compare.ts: two commits side by side).
+ * node_modules (bench/compare.ts: two commits side by side). `node`: the Node binary to run it on
+ * (bench/compare.ts `--node-a`/`--node-b`: Node 24 against 20); by default the bench's own.
  */
-export async function startBenchService(env: Record<string, string>, nodeArgs: string[] = [], checkout?: string): Promise<BenchService> {
+export async function startBenchService(env: Record<string, string>, nodeArgs: string[] = [], checkout?: string, node = process.execPath): Promise<BenchService> {
   const port = env.PORT ? Number(env.PORT) : await freePort();
   let out = '';
   const main = checkout ? resolve(checkout, 'dist/src/main.js') : MAIN;
-  const child: ChildProcess = spawn(process.execPath, [...productionNodeFlags(), '--require', HEAP_PROBE, ...nodeArgs, main], {
+  const child: ChildProcess = spawn(node, [...productionNodeFlags(), '--require', HEAP_PROBE, ...nodeArgs, main], {
     ...(checkout ? { cwd: checkout } : {}),
     env: {
       PATH: process.env.PATH ?? '',
