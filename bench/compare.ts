@@ -16,7 +16,7 @@ import { BenchService, benchServiceEnv, startBenchService } from './service';
  * each (A, B, then B, A, ...), so whatever the machine does meanwhile hits both alike. It reports
  * the median of each build's CPU time per request and req/s over the rounds, and B ÷ A.
  *
- *   npm run build && node dist/bench/compare.js <checkout A> <checkout B> [--rounds=6] [--seconds=3] [--pages] [--only=verify,heartbeat] [--node-a=<path>] [--node-b=<path>]
+ *   npm run build && npx node dist/bench/compare.js <checkout A> <checkout B> [--rounds=6] [--seconds=3] [--pages] [--only=verify,heartbeat] [--node-a=<path>] [--node-b=<path>]
  *
  * A checkout is a repository root with `npm ci` and `npm run build` done (a second one: `git
  * worktree add --detach ../before <commit>`). `--pages`: a build that has the page world also
