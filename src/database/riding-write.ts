@@ -18,7 +18,6 @@ interface Texts {
   next: Map<string, Texts>;
 }
 const hosts = new Map<string, Texts>();
-const composed = new Map<string, Map<string, string>>();
 
 /**
  * The host statement `head` (CTEs; `$1..$k` its own `k` values) followed by each rider as
@@ -51,21 +50,6 @@ export function withRiders(head: string, hostValueCount: number, riders: readonl
 export function riderValues(host: unknown[], riders: readonly RidingWrite[]): unknown[] {
   for (const rider of riders) for (const value of rider.values) host.push(value);
   return host;
-}
-
-/**
- * A read wrapped by `wrap` (its own placeholders after the read's): `{read}` in `wrap` is the
- * read's text, `$+1`, `$+2` ... its own values after the read's `readValueCount`. Built once.
- */
-export function around(wrap: string, read: string, readValueCount: number): string {
-  let byRead = composed.get(wrap);
-  if (!byRead) composed.set(wrap, (byRead = new Map()));
-  let text = byRead.get(read);
-  if (text === undefined) {
-    text = wrap.replace(/\$\+(\d+)/g, (_, n: string) => `$${Number(n) + readValueCount}`).replace('{read}', () => read);
-    byRead.set(read, text);
-  }
-  return text;
 }
 
 function shiftPlaceholders(sql: string, offset: number): string {

@@ -42,6 +42,13 @@ export interface PlayerContext extends AccountContext {
   readonly walletId: string;
 }
 
+/**
+ * The player of a route that trusts a kept login session (PlayerAuth({ sessionCheckedByStatement:
+ * true })): only the four fields that never change while the login session lives. Whatever else
+ * it needs (a freeze, saved initials, whether the login is still live) its statement reads.
+ */
+export type KeptLoginPlayer = Pick<PlayerContext, 'accountId' | 'playerId' | 'walletId' | 'loginSessionId'>;
+
 /** A developer: e-mail verified, role developer. */
 export interface DeveloperContext extends AccountContext {
   readonly developerId: string;

@@ -3,9 +3,10 @@ import { UnitOfWork } from '../../database/unit-of-work';
 import { IdempotencyKeyConflictError } from './idempotency.errors';
 import { requestFingerprint } from './idempotency.fingerprint';
 import type { RidingWrite } from '../../database/riding-write';
-import { ClaimedRead, IdempotencyRepository, IdempotencyRow } from './idempotency.repository';
+import { ClaimedReadValues, IdempotencyRepository, IdempotencyRow } from './idempotency.repository';
 
-export type { ClaimedRead } from './idempotency.repository';
+export { claimedRead } from './idempotency.repository';
+export type { ClaimedReadValues, ClaimedRow } from './idempotency.repository';
 
 /** Who a key belongs to (CONTRACT §7): keys of different callers never meet. */
 export type IdempotencyCaller = `account:${string}` | `developer:${string}`;
@@ -112,19 +113,20 @@ export class IdempotencyService {
 
   /**
    * `execute` for the hot paths (insert-coin, both scores: docs/performance.md): the claim travels
-   * with the use case's first read (`read`, one round trip), and `work` may store its answer with
+   * with the use case's first read (`read`: a `claimedRead(part)` composed once, and the read's
+   * values of this request; one round trip), and `work` may store its answer with
    * its last write (`store.ride(answer)`); otherwise it is stored after `work` as in `execute`.
    * A key conflict is answered after `checkRead(row)` (the path's 404, CONTRACT §16.17) on the row
    * the claim's statement read, at no extra round trip; a replay costs one (the stored answer).
    */
-  async executeWith<T extends { replayed: boolean }, R>(
+  async executeWith<T extends { replayed: boolean }, R extends object>(
     request: IdempotentRequest & {
       checkRead?: (row: R | undefined) => void;
       /** Throws the caller's own refusal (401) from the row the claim read, before anything is answered, a replay included. */
       checkCaller?: (row: R | undefined) => void;
     },
     statusCode: number,
-    read: ClaimedRead,
+    read: ClaimedReadValues<R>,
     work: (row: R | undefined, store: AnswerStore) => Promise<T | UnkeptAnswer<T>>,
   ): Promise<IdempotentResult<T>> {
     this.uow.requireTransaction();

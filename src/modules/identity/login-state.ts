@@ -1,4 +1,4 @@
-import { around } from '../../database/riding-write';
+import { Optional, SqlPart, SqlWrap, aroundOptional } from '../../database/sql-part';
 import { UnauthenticatedError } from '../../errors/app-error';
 
 /**
@@ -34,7 +34,8 @@ export interface LoginState {
 }
 
 /** Always one row: the login state of session `$+1`, then the read's columns (null when it found none). */
-const WITH_LOGIN_STATE = `SELECT login."loginLive", login."walletFrozen", login."playerInitials", r.*
+const WITH_LOGIN_STATE = new SqlWrap<LoginState>(
+  `SELECT login."loginLive", login."walletFrozen", login."playerInitials", r.*
     FROM (SELECT 1) AS one
     LEFT JOIN LATERAL (
       SELECT ${liveLoginCondition('ls', 'la')} AS "loginLive",
@@ -42,19 +43,24 @@ const WITH_LOGIN_STATE = `SELECT login."loginLive", login."walletFrozen", login.
         FROM login_sessions ls JOIN accounts la ON la.id = ls.account_id
         LEFT JOIN players lp ON lp.account_id = la.id LEFT JOIN wallets lw ON lw.player_id = lp.id
        WHERE ls.id = $+1) AS login ON true
-    LEFT JOIN LATERAL ({read}) AS r ON true`;
+    LEFT JOIN LATERAL ({read}) AS r ON true`,
+  ['loginLive', 'walletFrozen', 'playerInitials'],
+  1,
+);
 
-/** `read` (at most one row) with the caller's login state (LoginState), in the same statement; the text is built once per read. */
-export function readWithLoginState(read: { text: string; values: unknown[] }, loginSessionId: string): { text: string; values: unknown[] } {
-  return { text: around(WITH_LOGIN_STATE, read.text, read.values.length), values: [...read.values, loginSessionId] };
+/** A row of `withLoginState(read)`: the login state, and the read's columns (all null when it found none). */
+export type WithLoginState<R extends object> = LoginState & Optional<R>;
+
+/**
+ * `read` (at most one row) with the caller's login state (LoginState), in the same statement; the
+ * text is composed once per read (call it at module load). Its values: the read's, then the login
+ * session's id.
+ */
+export function withLoginState<R extends object>(read: SqlPart<R>): SqlPart<WithLoginState<R>> {
+  return aroundOptional(WITH_LOGIN_STATE, read);
 }
 
-/** 401 when the kept login session of a `readWithLoginState` row is over (signed out, banned or expired since). */
-export function requireLiveLogin(row: LoginState | undefined): void {
-  if (!row?.loginLive) throw new UnauthenticatedError('Sign in first.');
-}
-
-/** A `readWithLoginState` row whose login is live (`requireLiveLogin`), split: the read's row if it found one, and the login state. */
-export function splitLoginState<R extends { id: string }>(row: Partial<R> & LoginState): { found: R | undefined; walletFrozen: boolean; playerInitials: string | null } {
-  return { found: row.id ? (row as unknown as R) : undefined, walletFrozen: row.walletFrozen === true, playerInitials: row.playerInitials };
+/** 401 when the kept login session of a `withLoginState` row is over (signed out, banned or expired since). */
+export function requireLiveLogin(row: LoginState): void {
+  if (!row.loginLive) throw new UnauthenticatedError('Sign in first.');
 }

@@ -3,7 +3,7 @@ import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestj
 import { ApiErrors } from '../../http/error-responses';
 import { PlaySessionIdParamsDto } from '../../http/params';
 import { ApiRateLimited } from '../rate-limits';
-import { CurrentPlayer, PlayerAuth, PlayerContext } from '../../http/account-auth';
+import { CurrentPlayer, KeptLoginPlayer, PlayerAuth, PlayerContext } from '../../http/account-auth';
 import { InsertCoinAnswer, InsertCoinService } from './insert-coin.service';
 import {
   CreatePlaySessionDto,
@@ -45,7 +45,7 @@ export class PlaySessionsController {
   @ApiOperation({ summary: 'Keep a play session alive', description: 'Moves lastSeenAt to now. Never revives an ended or timed-out session (410).' })
   @ApiOkResponse({ type: HeartbeatDto })
   @ApiErrors({ 400: 'INVALID_REQUEST: id longer than 64 characters', 404: 'SESSION_NOT_FOUND: unknown or another player\'s', 410: 'SESSION_EXPIRED: ended or idle past the timeout' })
-  heartbeat(@CurrentPlayer() player: PlayerContext, @Param() params: PlaySessionIdParamsDto): Promise<HeartbeatDto> {
+  heartbeat(@CurrentPlayer() player: KeptLoginPlayer, @Param() params: PlaySessionIdParamsDto): Promise<HeartbeatDto> {
     return this.sessions.heartbeat(player, params.id);
   }
 
@@ -79,7 +79,7 @@ export class PlaySessionsController {
     410: 'SESSION_EXPIRED: ended or idle past the timeout',
   })
   @ApiRateLimited('more than 1 attempt per 500 ms or 60 in any 60 seconds on this play session')
-  insertCoin(@CurrentPlayer() player: PlayerContext, @Param() params: PlaySessionIdParamsDto, @Body() body: InsertCoinDto): Promise<InsertCoinAnswer> {
+  insertCoin(@CurrentPlayer() player: KeptLoginPlayer, @Param() params: PlaySessionIdParamsDto, @Body() body: InsertCoinDto): Promise<InsertCoinAnswer> {
     return this.insertCoins.insertCoin(player, params.id, { idempotencyKey: body.idempotencyKey });
   }
 }

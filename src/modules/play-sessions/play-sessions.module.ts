@@ -8,6 +8,7 @@ import { PlaySession } from './play-session.entity';
 import { WalletModule } from '../wallet';
 import { DeveloperApiController } from './developer-api.controller';
 import { InsertCoinService } from './insert-coin.service';
+import { PlayActionService } from './play-action.service';
 import { PlaySessionRepository } from './play-session.repository';
 import { PlaySessionsController } from './play-sessions.controller';
 import { PlaySessionsService } from './play-sessions.service';
@@ -16,7 +17,7 @@ import { PlayerRefService } from './player-ref.service';
 @Module({
   imports: [TypeOrmModule.forFeature([PlaySession]), WalletModule, DeveloperPortalModule, IdempotencyModule, RateLimitsModule, IdentityModule],
   controllers: [PlaySessionsController, DeveloperApiController],
-  providers: [PlaySessionRepository, PlayerRefService, PlaySessionsService, InsertCoinService],
-  exports: [PlaySessionsService, PlayerRefService],
+  providers: [PlaySessionRepository, PlayerRefService, PlaySessionsService, PlayActionService, InsertCoinService],
+  exports: [PlaySessionsService, PlayActionService, PlayerRefService],
 })
 export class PlaySessionsModule {}

@@ -147,33 +147,11 @@ export class PlaySessionsService {
     return this.checkActive(playerId, await this.sessions.byId(sessionId, this.idleTimeoutSeconds));
   }
 
-  /** `requireActive` on a play session read elsewhere (`activeRead`, `scoreTargetRead`). */
+  /** `requireActive` on a play session read elsewhere (the play action's claim, PlayActionService). */
   checkActive<S extends PlaySessionRecord>(playerId: string, session: S | undefined): S {
     if (!session || session.playerId !== playerId) throw new SessionNotFoundError();
     if (!session.active) throw new SessionExpiredError();
     return session;
-  }
-
-  /** The statement `requireActive` reads with, for a use case to send with its key's claim; check its row with `checkActive`. */
-  activeRead(sessionId: string): { text: string; values: unknown[] } {
-    return this.sessions.byIdRead(sessionId, this.idleTimeoutSeconds);
-  }
-
-  /**
-   * The play session for a player score in one statement: the session, its latest insertion
-   * (voided? scored?), the all-time top `boardSize` of its game and the transaction's clock.
-   */
-  scoreTargetRead(sessionId: string, boardSize: number): { text: string; values: unknown[] } {
-    return this.sessions.scoreTargetRead(sessionId, this.idleTimeoutSeconds, boardSize);
-  }
-
-  /**
-   * A paid insertion of one of the developer's games (none for unknown, `test_` and foreign ids)
-   * in one statement with what a trusted score needs: scored?, the player's saved initials, the
-   * all-time top `boardSize` of its game and the transaction's clock.
-   */
-  trustedScoreTargetRead(developerId: string, insertionId: string, boardSize: number): { text: string; values: unknown[] } {
-    return this.sessions.trustedScoreTargetRead(insertionId, developerId, boardSize);
   }
 
   /** Moves lastSeenAt to now as a write riding on the use case's last statement (see RidingWrite). */

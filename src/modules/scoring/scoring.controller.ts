@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/com
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../http/error-responses';
 import { PlaySessionIdParamsDto } from '../../http/params';
-import { CurrentPlayer, PlayerAuth, PlayerContext } from '../../http/account-auth';
+import { CurrentPlayer, KeptLoginPlayer, PlayerAuth, PlayerContext } from '../../http/account-auth';
 import { ApiRateLimited } from '../rate-limits';
 import { ScoreInitialsService } from './score-initials.service';
 import {
@@ -41,7 +41,7 @@ export class ScoringController {
     'per play session (`RATE_LIMIT_SCORE_PER_SESSION`, default 30 per 60 s) and per player (`RATE_LIMIT_SCORE_PER_PLAYER`, ' +
       'default 120 per 60 s), counted after every other check; a replay is never limited',
   )
-  submit(@CurrentPlayer() player: PlayerContext, @Param() params: PlaySessionIdParamsDto, @Body() body: SubmitScoreDto): Promise<ScoreResultDto> {
+  submit(@CurrentPlayer() player: KeptLoginPlayer, @Param() params: PlaySessionIdParamsDto, @Body() body: SubmitScoreDto): Promise<ScoreResultDto> {
     return this.submitScore.submitPlayerScore(player, params.id, body);
   }
 

@@ -69,12 +69,18 @@ const INSERT_SCORE_TAIL = 'SELECT id, achieved_at FROM saved';
 const INSERT_SCORE = `${INSERT_SCORE_HEAD} ${INSERT_SCORE_TAIL}`;
 
 /**
+ * The all-time board's rule, the one place it is written: the scores of game `gameId` (an SQL
+ * expression) on the board, in board order, the top ten. Served by scores_board_all_idx.
+ */
+export const boardAllOf = (gameId: string): string => `FROM scores
+  WHERE game_id = ${gameId} AND initials IS NOT NULL AND removed_at IS NULL
+  ORDER BY scores.score DESC, scores.achieved_at ASC, scores.id ASC LIMIT ${BOARD_SIZE}`;
+
+/**
  * The all-time top ten: one range scan of scores_board_all_idx, no sort. ORDER BY names
  * scores.score: a bare `score` would be the text alias and sort digits as strings.
  */
-export const BOARD_ALL_SQL = `SELECT id, initials, score::text AS score, achieved_at, source FROM scores
-  WHERE game_id = $1 AND initials IS NOT NULL AND removed_at IS NULL
-  ORDER BY scores.score DESC, scores.achieved_at ASC, scores.id ASC LIMIT ${BOARD_SIZE}`;
+export const BOARD_ALL_SQL = `SELECT id, initials, score::text AS score, achieved_at, source ${boardAllOf('$1')}`;
 
 /** One ISO week's top ten: one range scan of scores_board_week_idx, no sort. */
 export const BOARD_WEEK_SQL = `SELECT id, initials, score::text AS score, achieved_at, source FROM scores

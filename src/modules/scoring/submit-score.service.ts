@@ -2,17 +2,21 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { RidingWrite } from '../../database/riding-write';
 import { UnitOfWork } from '../../database/unit-of-work';
+import { isUuid } from '../../database/uuid';
 import { NotFoundError } from '../../errors/app-error';
 import type { ApiKeyContext } from '../developer-portal';
-import { AnswerStore, IdempotencyService, UnkeptAnswer } from '../idempotency';
-import type { PlayerContext } from '../../http/account-auth';
-import { LoginState, readWithLoginState, requireLiveLogin, splitLoginState } from '../identity';
-import { InsertionRecord, PlaySessionRecord, PlaySessionsService } from '../play-sessions';
+import { claimedRead, IdempotencyService } from '../idempotency';
+import type { KeptLoginPlayer } from '../../http/account-auth';
+import { PlayActionService, PlaySessionRecord } from '../play-sessions';
 import { LimitHit, RateLimiter } from '../rate-limits';
-import { BOARD_SIZE, BoardEntry, initialsOutcome, placeOnBoard } from './leaderboard.rules';
+import { BoardEntry, initialsOutcome, placeOnBoard } from './leaderboard.rules';
 import { LeaderboardService } from './leaderboard.service';
 import { CoinRequiredError, InsertionAlreadyScoredError, InsertionVoidedError, ScoreOutOfRangeError } from './scoring.errors';
 import { ScoreSource, ScoringRepository } from './scoring.repository';
+import { BoardJson, PLAYER_SCORE_READ, PlayerScoreTarget, TRUSTED_SCORE_READ, TrustedScoreTarget } from './score-target.query';
+
+/** The trusted score's read with the key's claim, composed once. */
+const TRUSTED_CLAIMED_READ = claimedRead(TRUSTED_SCORE_READ);
 
 /** The score submission result of spec §2.5: all eight fields, always. */
 export interface ScoreResult {
@@ -30,9 +34,6 @@ export interface ScoreInput {
   score: number;
   idempotencyKey: string;
 }
-
-/** The all-time board as the target's statement read it (JSON: achieved_at as text). */
-type BoardJson = { id: string; score: string; achieved_at: string }[];
 
 interface Target {
   gameId: string;
@@ -53,59 +54,40 @@ interface Target {
   limits: LimitHit[];
 }
 
-/** A play session as the player score's statement reads it. */
-type PlayerScoreTarget = PlaySessionRecord & { insertionId: string | null; insertionVoided: boolean | null; insertionScored: boolean | null; now: Date; board: BoardJson };
-/** The route trusts a kept login session: the target is read with the caller's login state (readWithLoginState). */
-type PlayerScoreRow = Partial<PlayerScoreTarget> & LoginState;
-
-/** An insertion as the trusted score's statement reads it. */
-type TrustedScoreRow = InsertionRecord & { scored: boolean; playerInitials: string | null; now: Date; board: BoardJson };
-
 /**
  * Saves player scores (bound to the play session's latest insertion) and trusted scores (bound to
  * an insertion named by the developer's server): one score per insertion, idempotent per key.
- * Each runs in one transaction that first claims the key, so a replay or key conflict is answered
- * before any other check (CONTRACT §7, §16.17), as insert-coin does. The claim carries the one
- * read a score needs (the play session or insertion, its latest insertion, the board as it stands);
- * the score, the session's lastSeenAt and the stored answer are one statement: four round trips
- * with BEGIN and COMMIT (docs/performance.md). A player score's route trusts a kept login session:
- * its claim also reads the caller's login state (401 first) and saved initials (readWithLoginState).
+ * A player score is a play action (PlayActionService: the claim with the login state and its
+ * target, 401, replay, 404/410, test mode); a trusted score claims its key the same way
+ * (CONTRACT §7, §16.17). The claim carries the one read a score needs (score-target.query.ts: the
+ * play session or insertion, its latest insertion, the board as it stands); the score, the
+ * session's lastSeenAt and the stored answer are one statement: four round trips with BEGIN and
+ * COMMIT (docs/performance.md).
  */
 @Injectable()
 export class SubmitScoreService {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly idempotency: IdempotencyService,
-    private readonly playSessions: PlaySessionsService,
+    private readonly play: PlayActionService,
     private readonly rateLimits: RateLimiter,
     private readonly scores: ScoringRepository,
     private readonly leaderboard: LeaderboardService,
   ) {}
 
-  async submitPlayerScore(
-    player: Pick<PlayerContext, 'accountId' | 'playerId' | 'loginSessionId'>,
-    playSessionId: string,
-    input: ScoreInput,
-  ): Promise<ScoreResult> {
+  submitPlayerScore(player: KeptLoginPlayer, playSessionId: string, input: ScoreInput): Promise<ScoreResult> {
     const playerId = player.playerId;
-    const request = {
-      caller: `account:${player.accountId}` as const,
-      key: input.idempotencyKey,
-      fingerprint: this.idempotency.fingerprint('play-score', playSessionId, { score: input.score }),
-      // 401 when the kept login session is over, before a replay is answered.
-      checkCaller: requireLiveLogin,
-      checkRead: (row: PlayerScoreRow | undefined) => this.playSessions.checkActive(playerId, splitLoginState<PlayerScoreTarget>(row!).found),
-    };
     const limitsOf = (session: PlaySessionRecord): LimitHit[] => [
       { throttler: 'score-per-session', tracker: session.id },
       { throttler: 'score-per-player', tracker: playerId },
     ];
-    const read = readWithLoginState(this.playSessions.scoreTargetRead(playSessionId, BOARD_SIZE), player.loginSessionId);
-    const result = await this.uow.run(() =>
-      this.idempotency.executeWith<ScoreResult, PlayerScoreRow>(request, 200, read, async (row, store) => {
-        const { found, playerInitials } = splitLoginState<PlayerScoreTarget>(row!);
-        const session = this.playSessions.checkActive(playerId, found);
-        if (session.testMode) return new UnkeptAnswer(await this.testModeResult(session, input.score, limitsOf(session)));
+    return this.play.run(player, playSessionId, {
+      name: 'play-score',
+      read: PLAYER_SCORE_READ,
+      idempotencyKey: input.idempotencyKey,
+      body: { score: input.score },
+      test: ({ session }) => this.testModeResult(session, input.score, limitsOf(session)),
+      paid: ({ session, playerInitials, answer, touch }) => {
         if (!session.insertionId) throw new CoinRequiredError();
         if (session.insertionVoided) throw new InsertionVoidedError();
         return this.save(
@@ -116,20 +98,19 @@ export class SubmitScoreService {
             playerId,
             source: 'player',
             maxScore: session.maxScore,
-            scored: session.insertionScored === true,
+            scored: session.insertionScored,
             preferredInitials: playerInitials,
             board: session.board,
             now: session.now,
             limits: limitsOf(session),
           },
           input.score,
-          store,
+          answer,
           // A successful score keeps the play session alive (CONTRACT §6), in the same statement.
-          this.playSessions.touchRider(session.id),
+          touch(),
         );
-      }),
-    );
-    return result.body;
+      },
+    });
   }
 
   async submitTrustedScore(apiKey: ApiKeyContext, insertionId: string, input: ScoreInput): Promise<ScoreResult> {
@@ -138,13 +119,13 @@ export class SubmitScoreService {
       caller: `developer:${apiKey.developerId}` as const,
       key: input.idempotencyKey,
       fingerprint: this.idempotency.fingerprint('trusted-score', insertionId, { score: input.score }),
-      checkRead: (row: TrustedScoreRow | undefined) => {
+      checkRead: (row: TrustedScoreTarget | undefined) => {
         if (!row) throw notFound();
       },
     };
-    const read = this.playSessions.trustedScoreTargetRead(apiKey.developerId, insertionId, BOARD_SIZE);
+    const read = { part: TRUSTED_CLAIMED_READ, values: [isUuid(insertionId) ? insertionId : null, apiKey.developerId] };
     const result = await this.uow.run(() =>
-      this.idempotency.executeWith<ScoreResult, TrustedScoreRow>(request, 200, read, async (insertion, store) => {
+      this.idempotency.executeWith<ScoreResult, TrustedScoreTarget>(request, 200, read, async (insertion, store) => {
         // Test-mode ids (test_...) are never stored: they are not found like unknown and foreign ids.
         if (!insertion) throw notFound();
         if (insertion.voidedAt) throw new InsertionVoidedError();
@@ -163,7 +144,7 @@ export class SubmitScoreService {
             limits: [{ throttler: 'developer-per-key', tracker: apiKey.keyId }],
           },
           input.score,
-          store,
+          (answer) => store.ride(answer),
         );
       }),
     );
@@ -174,7 +155,7 @@ export class SubmitScoreService {
    * Inside the use case's transaction: checks in contract order (409, 422, 429), then places the
    * score on the board as read with the claim (CONTRACT §16.7) and saves it with its answer.
    */
-  private async save(target: Target, score: number, store: AnswerStore, ...riders: RidingWrite[]): Promise<ScoreResult> {
+  private async save(target: Target, score: number, storeAnswer: (answer: ScoreResult) => RidingWrite, ...riders: RidingWrite[]): Promise<ScoreResult> {
     if (target.scored) throw new InsertionAlreadyScoredError();
     if (score > target.maxScore) throw new ScoreOutOfRangeError(String(target.maxScore));
     // Per play session and per player counted in all or none (a refusal per player leaves the session's allowance).
@@ -187,7 +168,7 @@ export class SubmitScoreService {
     const answer: ScoreResult = { scoreId: id, saved: true, testMode: false, replayed: false, ...placement, ...outcome };
     const saved = await this.scores.insert(
       { id, gameId: target.gameId, insertionId: target.insertionId, playSessionId: target.playSessionId, playerId: target.playerId, score: digits, source: target.source, initials: target.preferredInitials, needsInitials: outcome.needsInitials },
-      [...riders, store.ride(answer)],
+      [...riders, storeAnswer(answer)],
     );
     // A concurrent submission on the same insertion committed first (scores_insertion_key).
     if (!saved) throw new InsertionAlreadyScoredError();
@@ -201,8 +182,6 @@ export class SubmitScoreService {
     if (score > session.maxScore) throw new ScoreOutOfRangeError(String(session.maxScore));
     await this.rateLimits.consume(...limits);
     const placement = placeOnBoard(boardOf(session.board), { id: '', score: String(score), achievedAt: session.now });
-    // The test-mode session itself is stored (§16.11): a successful score keeps it alive (§6).
-    await this.playSessions.touch(session.id);
     return { scoreId: null, saved: false, testMode: true, replayed: false, ...placement, ...initialsOutcome(false, placement.qualifies, null) };
   }
 }
