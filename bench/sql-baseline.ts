@@ -8,7 +8,7 @@ import { sampleMax } from './load';
  * The database ceiling of insert-coin: the statements the service sends for one paid insert-coin,
  * in the same order, as named prepared statements, straight through `pg` with no HTTP and no
  * framework: LoginSessionRepository.resolve, then one transaction: the key's claim with the play
- * session's read (IdempotencyRepository.claimWith + PlaySessionRepository.byIdRead), the money
+ * session's read (PlayActionService: IdempotencyRepository.claimWith of ACTIVE_PLAY_READ), the money
  * statement with the stored answer riding on it (WalletRepository.payForInsertion +
  * IdempotencyRepository.storeAnswer), COMMIT. Copied as the service composes them (keep in step).
  *

@@ -124,7 +124,7 @@ export function SignedIn(options: { emailVerified?: boolean } = {}) {
  * `accountId`, `playerId`, `walletId` and `loginSessionId`, which never change while the session
  * lives, and (2) answers 401 for a session signed out, banned or expired since, checked by the
  * database in its own statements: `liveLoginSessionSql` in the WHERE clause of an update, then
- * `LoginSessionService.requireLive` when it matched nothing (heartbeat), or `readWithLoginState`
+ * `LoginSessionService.requireLive` when it matched nothing (heartbeat), or `withLoginState`
  * around its first statement (insert-coin and score, which take the wallet's freeze and the saved
  * initials from there too).
  */
