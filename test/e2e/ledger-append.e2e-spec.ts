@@ -1,4 +1,3 @@
-import { Client } from 'pg';
 import { UnitOfWork } from '../../src/database/unit-of-work';
 import { LEDGER_KIND_NAMES, ledgerAppendSql, ledgerKindsWhere } from '../../src/modules/wallet/ledger-append';
 import { WalletService } from '../../src/modules/wallet/wallet.service';
@@ -6,7 +5,7 @@ import type { TestApp } from '../support/app';
 import { adminCookie, createDeveloper, createWorldApp, publishGame, signUpVerifiedPlayer } from '../support/factories';
 import { deliver, paidPurchase } from '../support/payments';
 import { fundPlayer, idempotencyKey, paidSession } from '../support/play';
-import { asAppRole } from '../support/global-setup';
+import { recordStatements, StatementLog } from '../support/statements';
 
 /**
  * Issue 29 item 2: the wallet ledger has one append (src/modules/wallet/ledger-append.ts), so the hash
@@ -19,25 +18,14 @@ const MOVES_BALANCE = /update\s+"?wallets"?\s[\s\S]*?\bset\b[^;]*?\b"?(balance|l
 
 describe('the one ledger append', () => {
   let t: TestApp;
-  let appRole: string;
-  let sent: string[] = [];
-  let counting = false;
-  let spy: jest.SpyInstance;
+  let log: StatementLog;
 
   beforeAll(async () => {
     t = await createWorldApp();
-    appRole = new URL(asAppRole(t.databaseUrl)).username;
-    const query = Client.prototype.query;
-    spy = jest.spyOn(Client.prototype, 'query').mockImplementation(function (this: Client, ...args: unknown[]) {
-      if (counting && this.user === appRole) {
-        const first = args[0] as string | { text?: string };
-        sent.push(typeof first === 'string' ? first : (first?.text ?? ''));
-      }
-      return (query as (...a: unknown[]) => unknown).apply(this, args) as never;
-    });
+    log = recordStatements(t);
   });
   afterAll(async () => {
-    spy.mockRestore();
+    log.restore();
     await t.close();
   });
 
@@ -59,9 +47,7 @@ describe('the one ledger append', () => {
     const player = await signUpVerifiedPlayer(t);
     const leaving = await signUpVerifiedPlayer(t);
     const admin = await adminCookie(t);
-    sent = [];
-    counting = true;
-    try {
+    const { statements: sent } = await log.during(async () => {
       await fundPlayer(t, player, 20); // credit
       const { insertionId } = await paidSession(t, player, game.slug); // debit
       await t.http().post(`/api/admin/insertions/${insertionId}/void`).set('Cookie', admin).send({ reason: 'Charged by a game bug', idempotencyKey: idempotencyKey('void') }).expect(200); // void
@@ -75,9 +61,7 @@ describe('the one ledger append', () => {
       await t.app.nest.get(UnitOfWork).run(() => t.app.nest.get(WalletService).returnPurchaseCoins(wallet, refunded, 10, 'refund_reversal', 'A refund failed: coins returned'));
       await fundPlayer(t, leaving, 5);
       await t.http().post('/api/me/delete').set('Cookie', leaving.cookie).send({ currentPassword: leaving.password, confirm: 'DELETE' }).expect(204); // forfeit
-    } finally {
-      counting = false;
-    }
+    });
 
     const writes = sent.filter((text) => text.match(WRITES_LEDGER) || MOVES_BALANCE.test(text));
     const strays = writes.filter((text) => (text.match(WRITES_LEDGER)?.length ?? 0) !== 1 || appendOf(text) === undefined);

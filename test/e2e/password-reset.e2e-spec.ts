@@ -6,14 +6,13 @@
  * the e-mail; a banned account stays out and keeps its token.
  */
 import { createHash } from 'node:crypto';
-import { Client } from 'pg';
 import { RetentionService } from '../../src/modules/retention/retention.service';
 import { createTestApp, TestApp } from '../support/app';
 import { signedInAdmin } from '../support/admin';
 import { authCookieOf, createDeveloper, createWorldApp, logIn, publishGame, signUpPlayer, uniqueEmail } from '../support/factories';
 import { startSession } from '../support/play';
-import { asAppRole } from '../support/global-setup';
 import { smtpServer, SmtpSink } from '../support/smtp';
+import { recordStatements } from '../support/statements';
 
 const NEW_PASSWORD = 'a-brand-new-password';
 const SUBJECT = 'Reset your password';
@@ -233,25 +232,11 @@ describe('password reset (CONTRACT §20)', () => {
   it('does the same work for an unknown e-mail as for a known one: the same statements, in the same order, one row stored', async () => {
     // Timing itself is never asserted (a loaded machine would make it flaky): the database work that
     // decides it is. Mail goes after the answer, and the known e-mail's mail is checked elsewhere.
-    const appRole = new URL(asAppRole(t.databaseUrl)).username;
-    let sent: string[] | undefined;
-    const query = Client.prototype.query;
-    const spy = jest.spyOn(Client.prototype, 'query').mockImplementation(function (this: Client, ...args: unknown[]) {
-      if (sent && this.user === appRole) {
-        const first = args[0] as string | { text?: string };
-        sent.push((typeof first === 'string' ? first : (first?.text ?? '')).replace(/\s+/g, ' '));
-      }
-      return (query as (...a: unknown[]) => unknown).apply(this, args) as never;
-    });
+    const log = recordStatements(t);
     const statementsFor = async (email: string): Promise<string[]> => {
-      sent = [];
-      try {
-        const res = await requestReset(email, freshAddress());
-        expect({ status: res.status, body: res.body }).toEqual({ status: 202, body: { sent: true } });
-        return sent;
-      } finally {
-        sent = undefined;
-      }
+      const { result: res, statements } = await log.during(() => requestReset(email, freshAddress()));
+      expect({ status: res.status, body: res.body }).toEqual({ status: 202, body: { sent: true } });
+      return statements.map((text) => text.replace(/\s+/g, ' '));
     };
     try {
       const player = await signUpPlayer(t);
@@ -264,7 +249,7 @@ describe('password reset (CONTRACT §20)', () => {
       expect(known.length).toBeGreaterThan(0);
       expect([afterKnown - before, (await rows()) - afterKnown]).toEqual([1, 1]);
     } finally {
-      spy.mockRestore();
+      log.restore();
     }
   });
 

@@ -1,7 +1,6 @@
-import { Client } from 'pg';
 import type { TestApp } from '../support/app';
 import { createApiKey, createDeveloper, createWorldApp, publishGame, signUpVerifiedPlayer } from '../support/factories';
-import { asAppRole } from '../support/global-setup';
+import { recordStatements, StatementLog } from '../support/statements';
 import { fundPlayer, idempotencyKey, paidSession, postScore, postTrustedScore, startSession } from '../support/play';
 
 /**
@@ -15,40 +14,22 @@ const TARGETS = { insertCoin: 4, playerScore: 4, trustedScore: 5 };
 
 describe('round trips to PostgreSQL per request', () => {
   let t: TestApp;
-  let appRole: string;
-  let counting = false;
-  let sent: string[] = [];
-  let spy: jest.SpyInstance;
+  let log: StatementLog;
 
   beforeAll(async () => {
     t = await createWorldApp();
-    appRole = new URL(asAppRole(t.databaseUrl)).username;
-    const query = Client.prototype.query;
-    spy = jest.spyOn(Client.prototype, 'query').mockImplementation(function (this: Client, ...args: unknown[]) {
-      if (counting && this.user === appRole) {
-        const first = args[0] as string | { text?: string };
-        sent.push((typeof first === 'string' ? first : first?.text ?? '').replace(/\s+/g, ' ').slice(0, 80));
-      }
-      return (query as (...a: unknown[]) => unknown).apply(this, args) as never;
-    });
+    log = recordStatements(t);
   });
   afterAll(async () => {
-    spy.mockRestore();
+    log.restore();
     await t.close();
   });
 
   /** The statements the app sent while `request` ran (it must have answered `status`). */
   async function statementsOf(request: () => Promise<{ status: number; body: unknown }>, status = 200): Promise<string[]> {
-    sent = [];
-    counting = true;
-    let res: { status: number; body: unknown };
-    try {
-      res = await request();
-    } finally {
-      counting = false;
-    }
+    const { result: res, statements } = await log.during(request);
     expect({ status: res.status, body: res.body }).toEqual({ status, body: expect.anything() });
-    return sent;
+    return statements.map((text) => text.replace(/\s+/g, ' ').slice(0, 80));
   }
 
   it(`insert-coin (paid) takes at most ${TARGETS.insertCoin}, player score at most ${TARGETS.playerScore}, trusted score at most ${TARGETS.trustedScore}`, async () => {
