@@ -198,7 +198,7 @@ export function MePage(props: MePageProps) {
       <h1>{viewer.displayName}</h1>
       <p class="lead">{viewer.email}</p>
       <p>
-        <a href="/me/settings">Settings</a>: password and signed-in devices.
+        <a href="/me/settings">Settings</a>: password, e-mail, signed-in devices, two-factor, your data and deleting the account.
       </p>
       {viewer.emailVerified ? null : <VerifyEmailNotice email={viewer.email} />}
       <Facts xp={props.xp} balance={props.wallet?.balance ?? null} initials={viewer.playerId ? viewer.playerInitials : null} />

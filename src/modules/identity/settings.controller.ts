@@ -11,7 +11,7 @@ import { clearedAuthCookies } from './auth-cookie';
 import { LoginSessionService } from './login-session.service';
 import { ChangePasswordDto, DevicesDto, LoginSessionIdParamsDto } from './settings.dto';
 
-/** A signed-in person's own account settings: password and signed-in devices (CONTRACT §20). */
+/** A signed-in person's own account settings: the password and the signed-in devices (CONTRACT §20); e-mail, two-factor, export and deletion have their own controllers. */
 @ApiTags('accounts')
 @Controller('api/me')
 export class SettingsController {
