@@ -29,8 +29,8 @@ module.exports = {
       name: 'framework-layers-know-no-module',
       severity: 'error',
       comment:
-        'src/config*, src/errors, src/database and src/http (with the page kit, src/http/pages) sit below the modules: every module may use them, so they import no module, no app page (src/web) and not the app (the DataSource finds the entities by file name).',
-      from: { path: '^src/(config|errors/|http/|database/)' },
+        'src/config*, src/errors, src/database, src/registry and src/http (with the page kit, src/http/pages) sit below the modules: every module may use them, so they import no module, no app page (src/web) and not the app (the DataSource finds the entities by file name).',
+      from: { path: '^src/(config|errors/|http/|database/|registry/)' },
       to: { path: '^src/(modules/|web/|app\\.|main\\.|ops/)' },
     },
     {

@@ -25,6 +25,8 @@ import { RetentionModule } from './modules/retention';
 import { AuditModule } from './modules/audit';
 import { PaymentsModule } from './modules/payments';
 import { AccountDataModule } from './modules/account-data';
+import { KERNEL } from './errors/error-status';
+import { ComposedDeclarations, composeDeclarations, DeclarationsModule, declaringParts } from './registry/compose';
 
 export type ModuleImport = Type | DynamicModule;
 
@@ -54,14 +56,30 @@ const FEATURES = [
   PageFallbackModule,
 ];
 
+/**
+ * The app's tables of error codes, audit actions, limits and events: the kernel's and every
+ * module's declarations (`@Declares` on its module class), each name once (src/registry).
+ * `extra`: modules tests add.
+ */
+export function appDeclarations(extra: readonly ModuleImport[] = []): ComposedDeclarations {
+  return composeDeclarations([{ owner: 'kernel', declarations: KERNEL }, ...declaringParts([...FEATURES, ...extra])]);
+}
+
 @Module({})
 export class AppModule {
   /** `clock`: the rate limits' clock (tests move it instead of waiting out a window). */
-  static register(config: Config, database: { dataSource: DataSource; connectivity: DatabaseConnectivity }, extra: ModuleImport[] = [], clock?: Clock): DynamicModule {
+  static register(
+    config: Config,
+    database: { dataSource: DataSource; connectivity: DatabaseConnectivity },
+    declarations: ComposedDeclarations,
+    extra: ModuleImport[] = [],
+    clock?: Clock,
+  ): DynamicModule {
     return {
       module: AppModule,
       imports: [
         ConfigModule.forConfig(config),
+        DeclarationsModule.forDeclarations(declarations),
         DatabaseModule.forDataSource(database.dataSource, database.connectivity),
         throttlerRoot(clock),
         ScheduleModule.forRoot(),

@@ -5,7 +5,7 @@ import express from 'express';
 import helmet from 'helmet';
 import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
-import { AppModule, ModuleImport } from './app.module';
+import { AppModule, appDeclarations, ModuleImport } from './app.module';
 import type { Config } from './config';
 import { grantAppRole } from './database/app-role';
 import { DatabaseConnectivity } from './database/connectivity';
@@ -101,7 +101,8 @@ export async function createApp(config: Config & { databaseUrl: string }, option
   const connectivity = new DatabaseConnectivity();
   const logger = options.logger ?? createRootLogger(config);
   const dataSource = options.dataSource ?? (await connect(config, connectivity, logger));
-  const nest = await NestFactory.create<NestExpressApplication>(AppModule.register(config, { dataSource, connectivity }, options.imports, options.clock), {
+  const declarations = appDeclarations(options.imports);
+  const nest = await NestFactory.create<NestExpressApplication>(AppModule.register(config, { dataSource, connectivity }, declarations, options.imports, options.clock), {
     bodyParser: false,
     bufferLogs: true,
     abortOnError: false,
@@ -145,7 +146,7 @@ export async function createApp(config: Config & { databaseUrl: string }, option
   nest.use(THUMBNAIL_UPLOAD_PATH, thumbnailBody());
   nest.use(jsonBody(BODY_LIMIT));
   nest.useGlobalPipes(new AppValidationPipe());
-  nest.useGlobalFilters(new AllExceptionsFilter());
+  nest.useGlobalFilters(new AllExceptionsFilter(declarations.errors));
   serveOpenApi(nest, config.publicOrigin);
   try {
     await nest.init();

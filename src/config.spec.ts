@@ -64,13 +64,15 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ SANDBOX_PROVIDER_DELAY_MS: '-1' })).toThrow(/SANDBOX_PROVIDER_DELAY_MS="-1"; SANDBOX_PROVIDER_DELAY_MS accepts an integer from 0 to 60000/);
   });
 
-  it('limits new purchases per player (CONTRACT §19.1), 20 an hour unless set', () => {
-    expect(loadConfig({}).rateLimits.purchasesPerPlayer).toEqual({ limit: 20, windowMs: 3600_000 });
-    expect(loadConfig({ RATE_LIMIT_PURCHASES_PER_PLAYER: '3/60' }).rateLimits.purchasesPerPlayer).toEqual({ limit: 3, windowMs: 60_000 });
+  it('reads every RATE_LIMIT_* variable as LIMIT/SECONDS (the modules declare which limits exist and their defaults)', () => {
+    expect(loadConfig({}).rateLimits).toEqual({});
+    expect(loadConfig({ RATE_LIMIT_PURCHASES_PER_PLAYER: '3/60', RATE_LIMIT_EXPORT_PER_ACCOUNT: '2/60' }).rateLimits).toEqual({
+      RATE_LIMIT_EXPORT_PER_ACCOUNT: { limit: 2, windowMs: 60_000 },
+      RATE_LIMIT_PURCHASES_PER_PLAYER: { limit: 3, windowMs: 60_000 },
+    });
     expect(() => loadConfig({ RATE_LIMIT_PURCHASES_PER_PLAYER: 'lots' })).toThrow(/RATE_LIMIT_PURCHASES_PER_PLAYER/);
-    expect(loadConfig({}).rateLimits.exportPerAccount).toEqual({ limit: 5, windowMs: 3600_000 });
-    expect(loadConfig({ RATE_LIMIT_EXPORT_PER_ACCOUNT: '2/60' }).rateLimits.exportPerAccount).toEqual({ limit: 2, windowMs: 60_000 });
-    expect(() => loadConfig({ RATE_LIMIT_EXPORT_PER_ACCOUNT: 'lots' })).toThrow(/RATE_LIMIT_EXPORT_PER_ACCOUNT/);
+    expect(() => loadConfig({ RATE_LIMIT_EXPORT_PER_ACCOUNT: '0/60' })).toThrow(/RATE_LIMIT_EXPORT_PER_ACCOUNT/);
+    expect(() => loadConfig({ RATE_LIMIT_SCORE_PER_SESSION: '30/86401' })).toThrow(/RATE_LIMIT_SCORE_PER_SESSION/);
   });
 
   it('takes payments through Stripe by default in production, and stops without its keys', () => {
@@ -130,8 +132,8 @@ describe('loadConfig', () => {
   });
 
   it('keeps insert-coin\'s 500 ms burst window; only a test run may shorten it (INSERT_COIN_BURST_MS)', () => {
-    expect(loadConfig({}).rateLimits.insertCoinBurst).toEqual({ limit: 1, windowMs: 500 });
-    expect(loadConfig({ NODE_ENV: 'test', INSERT_COIN_BURST_MS: '1' }).rateLimits.insertCoinBurst).toEqual({ limit: 1, windowMs: 1 });
+    expect(loadConfig({}).insertCoinBurstMs).toBe(500);
+    expect(loadConfig({ NODE_ENV: 'test', INSERT_COIN_BURST_MS: '1' }).insertCoinBurstMs).toBe(1);
     for (const nodeEnv of [undefined, 'production', 'development']) {
       expect(() => loadConfig({ NODE_ENV: nodeEnv, ...STRIPE, INSERT_COIN_BURST_MS: '1' })).toThrow(/INSERT_COIN_BURST_MS accepts nothing outside NODE_ENV=test/);
     }
@@ -149,15 +151,8 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATABASE_URL: 'mysql://u:hunter2@db/x' })).not.toThrow(/hunter2/);
   });
 
-  it('has the sign-up, mail and hashing defaults, and sizes the thread pool to the hashes plus libuv\'s 4', () => {
+  it('has the hashing defaults, and sizes the thread pool to the hashes plus libuv\'s 4', () => {
     const config = loadConfig({});
-    expect(config.rateLimits).toMatchObject({
-      signUpPerAddress: { limit: 30, windowMs: 3_600_000 },
-      signUpGlobal: { limit: 300, windowMs: 60_000 },
-      mailPerAccount: { limit: 5, windowMs: 3_600_000 },
-      mailPerAddress: { limit: 30, windowMs: 3_600_000 },
-      mailGlobal: { limit: 1000, windowMs: 3_600_000 },
-    });
     expect(config.passwordHashing).toEqual({ concurrency: Math.max(1, Math.floor(availableParallelism() / 2)), queueLimit: 100, cost: 'owasp' });
     expect(threadPoolSize({ PASSWORD_HASH_CONCURRENCY: '3' })).toBe(7);
     // a bad value is loadConfig's to report; the pool still gets a size

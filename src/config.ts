@@ -48,33 +48,18 @@ export interface Config {
   idempotencyRetentionDays: number;
   /** Express `trust proxy`: which hops may set X-Forwarded-For (the client address behind a load balancer). */
   trustProxy: string | number;
-  rateLimits: {
-    loginPerEmail: RateLimitRule;
-    loginPerAddress: RateLimitRule;
-    scorePerSession: RateLimitRule;
-    scorePerPlayer: RateLimitRule;
-    initialsPerPlayer: RateLimitRule;
-    developerPerKey: RateLimitRule;
-    signUpPerAddress: RateLimitRule;
-    signUpGlobal: RateLimitRule;
-    mailPerAccount: RateLimitRule;
-    mailPerAddress: RateLimitRule;
-    mailGlobal: RateLimitRule;
-    /** Password-reset mails per account (CONTRACT §20): beyond it the same 202 and no mail. */
-    resetPerEmail: RateLimitRule;
-    /** Password-reset requests per client address (CONTRACT §20): beyond it 429. */
-    resetPerAddress: RateLimitRule;
-    /** New purchases per player (CONTRACT §19.1). */
-    purchasesPerPlayer: RateLimitRule;
-    /** Data exports per account (CONTRACT §20 GET /api/me/export): beyond it 429. */
-    exportPerAccount: RateLimitRule;
-    /**
-     * Spec §8's 1 insert-coin attempt per 500 ms per play session. Fixed: only a test run
-     * (NODE_ENV=test) may shorten it (INSERT_COIN_BURST_MS), for tests that drive a service in a
-     * child process, whose rate-limit clock they cannot move.
-     */
-    insertCoinBurst: RateLimitRule;
-  };
+  /**
+   * Every `RATE_LIMIT_*` variable that is set, parsed ("LIMIT/SECONDS"), by variable name. The
+   * modules declare their limits with the variable and default (`configured()` in
+   * src/registry/declarations.ts); an unset variable leaves the default.
+   */
+  rateLimits: Readonly<Record<string, RateLimitRule>>;
+  /**
+   * Spec §8's 1 insert-coin attempt per 500 ms per play session. Fixed: only a test run
+   * (NODE_ENV=test) may shorten it (INSERT_COIN_BURST_MS), for tests that drive a service in a
+   * child process, whose rate-limit clock they cannot move.
+   */
+  insertCoinBurstMs: number;
   /**
    * Password hashes computed at once (each holds a libuv thread) and waiting at most in each lane, logins and sign-ups (then 503);
    * `cost`: `owasp` (argon2id at OWASP's minimum) everywhere but in tests, which may ask for
@@ -173,9 +158,7 @@ function urlList(env: Env, name: string, protocols: string[]): string[] {
 }
 
 /** "limit/seconds", e.g. "30/60" for 30 requests a minute. */
-function rule(env: Env, name: string, fallback: RateLimitRule): RateLimitRule {
-  const raw = str(env, name);
-  if (raw === undefined) return fallback;
+function rule(name: string, raw: string): RateLimitRule {
   const match = /^(\d+)\/(\d+)$/.exec(raw);
   if (!match || Number(match[1]) < 1 || Number(match[2]) < 1 || Number(match[2]) > 86400) {
     throw new ConfigError(name, '"LIMIT/SECONDS" such as "30/60" (both at least 1)', raw);
@@ -194,12 +177,22 @@ function passwordHashCost(env: Env, nodeEnv: string): PasswordHashCost {
   throw new ConfigError('PASSWORD_HASH_COST', raw === 'test' ? '"owasp" (and "test" only when NODE_ENV=test)' : '"owasp" (or "test" when NODE_ENV=test)', raw);
 }
 
-/** INSERT_COIN_BURST_MS: test runs only (see Config.rateLimits.insertCoinBurst); 500 ms otherwise, always. */
-function insertCoinBurst(env: Env, nodeEnv: string): RateLimitRule {
+/** Every RATE_LIMIT_* variable set, parsed: which of them name a limit is the modules' to say. */
+function rateLimitRules(env: Env): Record<string, RateLimitRule> {
+  const rules: Record<string, RateLimitRule> = {};
+  for (const name of Object.keys(env).filter((key) => key.startsWith('RATE_LIMIT_')).sort()) {
+    const raw = str(env, name);
+    if (raw !== undefined) rules[name] = rule(name, raw);
+  }
+  return rules;
+}
+
+/** INSERT_COIN_BURST_MS: test runs only (see Config.insertCoinBurstMs); 500 ms otherwise, always. */
+function insertCoinBurstMs(env: Env, nodeEnv: string): number {
   const raw = str(env, 'INSERT_COIN_BURST_MS');
-  if (raw === undefined) return { limit: 1, windowMs: 500 };
+  if (raw === undefined) return 500;
   if (nodeEnv !== 'test') throw new ConfigError('INSERT_COIN_BURST_MS', 'nothing outside NODE_ENV=test (spec §8 fixes 1 insert-coin per 500 ms)', raw);
-  return { limit: 1, windowMs: int(env, 'INSERT_COIN_BURST_MS', 500, 1, 500) };
+  return int(env, 'INSERT_COIN_BURST_MS', 500, 1, 500);
 }
 
 /** Default: half the cores (at least one), so hashing never takes every core from the requests. */
@@ -343,24 +336,8 @@ export function loadConfig(env: Env = process.env): Config {
     dbPoolSize: int(env, 'DB_POOL_SIZE', 20, 1, 500),
     trustProxy: trustProxy(env),
     idempotencyRetentionDays: int(env, 'IDEMPOTENCY_RETENTION_DAYS', 30, 7, 3650),
-    rateLimits: {
-      loginPerEmail: rule(env, 'RATE_LIMIT_LOGIN_PER_EMAIL', { limit: 10, windowMs: 15 * 60_000 }),
-      loginPerAddress: rule(env, 'RATE_LIMIT_LOGIN_PER_ADDRESS', { limit: 50, windowMs: 15 * 60_000 }),
-      scorePerSession: rule(env, 'RATE_LIMIT_SCORE_PER_SESSION', { limit: 30, windowMs: 60_000 }),
-      scorePerPlayer: rule(env, 'RATE_LIMIT_SCORE_PER_PLAYER', { limit: 120, windowMs: 60_000 }),
-      initialsPerPlayer: rule(env, 'RATE_LIMIT_INITIALS_PER_PLAYER', { limit: 30, windowMs: 60_000 }),
-      developerPerKey: rule(env, 'RATE_LIMIT_DEVELOPER_PER_KEY', { limit: 600, windowMs: 60_000 }),
-      signUpPerAddress: rule(env, 'RATE_LIMIT_SIGNUP_PER_ADDRESS', { limit: 30, windowMs: 3600_000 }),
-      signUpGlobal: rule(env, 'RATE_LIMIT_SIGNUP_GLOBAL', { limit: 300, windowMs: 60_000 }),
-      mailPerAccount: rule(env, 'RATE_LIMIT_MAIL_PER_ACCOUNT', { limit: 5, windowMs: 3600_000 }),
-      mailPerAddress: rule(env, 'RATE_LIMIT_MAIL_PER_ADDRESS', { limit: 30, windowMs: 3600_000 }),
-      mailGlobal: rule(env, 'RATE_LIMIT_MAIL_GLOBAL', { limit: 1000, windowMs: 3600_000 }),
-      resetPerEmail: rule(env, 'RATE_LIMIT_RESET_PER_EMAIL', { limit: 5, windowMs: 3600_000 }),
-      resetPerAddress: rule(env, 'RATE_LIMIT_RESET_PER_ADDRESS', { limit: 20, windowMs: 3600_000 }),
-      purchasesPerPlayer: rule(env, 'RATE_LIMIT_PURCHASES_PER_PLAYER', { limit: 20, windowMs: 3600_000 }),
-      exportPerAccount: rule(env, 'RATE_LIMIT_EXPORT_PER_ACCOUNT', { limit: 5, windowMs: 3600_000 }),
-      insertCoinBurst: insertCoinBurst(env, nodeEnv),
-    },
+    rateLimits: Object.freeze(rateLimitRules(env)),
+    insertCoinBurstMs: insertCoinBurstMs(env, nodeEnv),
     passwordHashing: {
       concurrency: passwordHashConcurrency(env),
       queueLimit: int(env, 'PASSWORD_HASH_QUEUE', 100, 0, 100_000),
@@ -374,7 +351,7 @@ export function loadConfig(env: Env = process.env): Config {
   }
   const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
   if (!levels.includes(config.logLevel)) throw new ConfigError('LOG_LEVEL', levels.join(', '), config.logLevel);
-  return Object.freeze({ ...config, rateLimits: Object.freeze(config.rateLimits), passwordHashing: Object.freeze(config.passwordHashing) });
+  return Object.freeze({ ...config, passwordHashing: Object.freeze(config.passwordHashing) });
 }
 
 /** Nest injection token for the Config object. */

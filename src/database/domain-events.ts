@@ -1,29 +1,27 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { ComposedDeclarations, DECLARATIONS } from '../registry/compose';
+import type { EventMapOf } from '../registry/declarations';
 import { UnitOfWork } from './unit-of-work';
 
 /**
  * Events one bounded context raises and others react to, by name, with their payloads. There are
- * two kinds (docs/architecture.md, "Events"); a new event is one line in the map of its kind.
+ * two kinds in process (docs/architecture.md, "Events"); the module that publishes an event
+ * declares it with its kind and payload in its `<module>.declarations.ts` (`afterCommit<P>()`,
+ * `inTransaction<P>()`), and the maps below are read off those declarations.
  */
 
 /**
  * After-commit events: facts others may react to once they are durable (drop a cache, send a
  * mail). Delivered after the transaction that published them commits, never after a rollback.
  */
-export interface DomainEventMap {
-  /** A game was published, unpublished, suspended or unsuspended (in-process caches drop it). */
-  'game.status-changed': { gameId: string };
-}
+export type DomainEventMap = EventMapOf<'after-commit'>;
 
 /**
  * In-transaction events: work another context must do in the same transaction, so that both
  * changes commit together or not at all. Handlers are awaited inside the publisher's transaction;
  * a handler that throws rolls the whole use case back.
  */
-export interface InTransactionEventMap {
-  /** A player profile was created for an account (sign-up, POST /api/me/player, demo world): its wallet opens with it. */
-  'player.linked': { accountId: string; playerId: string };
-}
+export type InTransactionEventMap = EventMapOf<'in-transaction'>;
 
 export type DomainEventName = keyof DomainEventMap;
 export type InTransactionEventName = keyof InTransactionEventMap;
@@ -44,11 +42,23 @@ type InTransactionHandler<K extends InTransactionEventName> = (event: InTransact
  * transaction rolls back instead of committing half a change.
  */
 @Injectable()
-export class DomainEvents {
+export class DomainEvents implements OnApplicationBootstrap {
   private readonly handlers = new Map<DomainEventName, Handler<never>[]>();
   private readonly inTransactionHandlers = new Map<InTransactionEventName, InTransactionHandler<never>[]>();
 
-  constructor(private readonly uow: UnitOfWork) {}
+  constructor(
+    private readonly uow: UnitOfWork,
+    @Inject(DECLARATIONS) private readonly declarations: ComposedDeclarations,
+  ) {}
+
+  /** Every declared in-transaction event has a handler once the modules are up: else the app does not start. */
+  onApplicationBootstrap(): void {
+    for (const [name, kind] of this.declarations.events) {
+      if (kind === 'in-transaction' && !this.inTransactionHandlers.has(name as InTransactionEventName)) {
+        throw new Error(`No handler for the in-transaction event '${name}' (declared by ${this.declarations.owners.get(`events:${name}`)}): the module that reacts to it is not loaded.`);
+      }
+    }
+  }
 
   on<K extends DomainEventName>(name: K, handler: Handler<K>): void {
     const list = this.handlers.get(name) ?? [];

@@ -1,19 +1,18 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
+import type { EventMapOf } from '../registry/declarations';
 import { UnitOfWork } from './unit-of-work';
 
 /** The one PostgreSQL channel of the service; a message is `<topic> <payload>`. */
 const CHANNEL = 'arcade_invalidations';
 const RETRY_MS = 1000;
 
-/** What an in-process cache drops when another instance (or this one) changed its source. */
-export interface InvalidationMap {
-  /** An API key was revoked. */
-  'api-key': { keyId: string };
-  /** An account was banned: its API keys stop working. */
-  account: { accountId: string };
-}
+/**
+ * What an in-process cache drops when another instance (or this one) changed its source: the
+ * `everyInstance<P>()` events the modules declare (`<module>.declarations.ts`).
+ */
+export type InvalidationMap = EventMapOf<'every-instance'>;
 
 export type InvalidationTopic = keyof InvalidationMap;
 type Handler<K extends InvalidationTopic> = (message: InvalidationMap[K]) => void;

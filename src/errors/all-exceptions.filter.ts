@@ -1,7 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { AppError } from './app-error';
-import { ERROR_STATUS, ErrorCode } from './error-status';
+import { ErrorCode, ErrorStatuses, KERNEL_ERROR_STATUSES } from './error-status';
 import { isDatabaseUnavailable } from './database-errors';
 
 export interface ErrorBody {
@@ -76,22 +76,28 @@ function capDetail(detail: unknown): unknown {
   );
 }
 
-function flat(code: ErrorCode, message: string, details: Record<string, unknown> = {}, headers: Record<string, string> = {}): Flat {
+function flat(code: ErrorCode, message: string, details: Record<string, unknown> = {}, headers: Record<string, string> = {}, status = KERNEL_ERROR_STATUSES.get(code)!): Flat {
   const body: ErrorBody = { ...details, error: code, message: message.length > 1000 ? `${message.slice(0, 999)}…` : message };
   if (Array.isArray(body.details)) body.details = body.details.slice(0, MAX_DETAILS).map(capDetail);
   // An error is never cached, by the browser or anything between (issue 14).
-  return { status: ERROR_STATUS[code], body, headers: { 'Cache-Control': 'no-store', ...headers } };
+  return { status, body, headers: { 'Cache-Control': 'no-store', ...headers } };
 }
 
-export function toFlatError(exception: unknown): Flat {
+/**
+ * The flat answer to any exception. `statuses`: the app's composed error codes (the kernel's
+ * alone by default); a code no module declared is a wiring mistake, answered 500 and logged.
+ */
+export function toFlatError(exception: unknown, statuses: ErrorStatuses = KERNEL_ERROR_STATUSES): Flat {
   if (exception instanceof AppError) {
-    return flat(exception.code, exception.message, exception.details, exception.headers);
+    const status = statuses.get(exception.code);
+    if (status === undefined) return { ...flat('INTERNAL_ERROR', 'Something went wrong on our side.'), surprise: exception };
+    return flat(exception.code, exception.message, exception.details, exception.headers, status);
   }
   const parser = bodyParserError(exception);
   if (parser) return parser;
   if (exception instanceof HttpException) {
     const cause = exception.cause;
-    if (cause instanceof AppError) return toFlatError(cause);
+    if (cause instanceof AppError) return toFlatError(cause, statuses);
     // Express could not decode a path parameter (`%E0%A4%A`): its message quotes the path.
     if (cause instanceof URIError) return flat('INVALID_REQUEST', 'The request path is not valid percent-encoding.');
     const fromParser = bodyParserError(cause);
@@ -115,13 +121,16 @@ export function toFlatError(exception: unknown): Flat {
 export class AllExceptionsFilter implements ExceptionFilter {
   private readonly logger = new Logger('Errors');
 
+  /** `statuses`: the app's composed error codes (src/registry/compose.ts). */
+  constructor(private readonly statuses: ErrorStatuses) {}
+
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
     const response = http.getResponse<Response>();
     const request = http.getRequest<Request>();
     // The request deadline already answered 503; the handler's late reply (or its error) goes nowhere.
     if (response.headersSent && response.locals?.deadlinePassed) return;
-    const result = toFlatError(exception);
+    const result = toFlatError(exception, this.statuses);
     const reqId = (request as { id?: string } | undefined)?.id;
     if (result.surprise !== undefined) {
       const err = result.surprise instanceof Error ? result.surprise : new Error(String(result.surprise));

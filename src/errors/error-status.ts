@@ -1,48 +1,32 @@
+import { declare } from '../registry/declarations';
+import type { DeclaredErrorCode } from '../registry/declarations';
+
 /**
- * The one table of error code -> HTTP status. `satisfies` makes an unmapped code a compile error
- * wherever an ErrorCode is used.
+ * The error codes every layer answers with, whatever the module: validation, authentication, the
+ * body parser, the router, rate limits, the database. Each module declares its own beside its
+ * code (`<module>.declarations.ts`); the app composes them with these (src/registry/compose.ts).
  */
-export const ERROR_STATUS = {
-  INVALID_REQUEST: 400,
-  INVALID_SIGNATURE: 400,
-  INVALID_TOKEN: 400,
-  INVALID_CODE: 400,
-  UNAUTHENTICATED: 401,
-  INSUFFICIENT_COINS: 402,
-  FORBIDDEN: 403,
-  EMAIL_NOT_VERIFIED: 403,
-  ACCOUNT_NOT_LINKED: 403,
-  LIVE_KEY_REQUIRED: 403,
-  WALLET_FROZEN: 403,
-  ACCOUNT_BANNED: 403,
-  WRONG_PASSWORD: 403,
-  TWO_FACTOR_REQUIRED: 403,
-  NOT_FOUND: 404,
-  GAME_UNAVAILABLE: 404,
-  SESSION_NOT_FOUND: 404,
-  ACHIEVEMENT_NOT_FOUND: 404,
-  SCORE_NOT_FOUND: 404,
-  CONFLICT: 409,
-  EMAIL_TAKEN: 409,
-  SLUG_TAKEN: 409,
-  VERSION_NOT_APPROVED: 409,
-  GAME_SUSPENDED: 409,
-  ACHIEVEMENT_LIMIT_REACHED: 409,
-  ACHIEVEMENT_KEY_TAKEN: 409,
-  ACHIEVEMENT_KEY_LOCKED: 409,
-  IDEMPOTENCY_KEY_CONFLICT: 409,
-  COIN_REQUIRED: 409,
-  INSERTION_ALREADY_SCORED: 409,
-  INSERTION_VOIDED: 409,
-  SESSION_EXPIRED: 410,
-  PAYLOAD_TOO_LARGE: 413,
-  UNSUPPORTED_MEDIA_TYPE: 415,
-  SCORE_OUT_OF_RANGE: 422,
-  RATE_LIMITED: 429,
-  INTERNAL_ERROR: 500,
-  SERVICE_UNAVAILABLE: 503,
-} as const satisfies Record<string, number>;
+export const KERNEL = declare({
+  errors: {
+    INVALID_REQUEST: 400,
+    UNAUTHENTICATED: 401,
+    FORBIDDEN: 403,
+    NOT_FOUND: 404,
+    CONFLICT: 409,
+    PAYLOAD_TOO_LARGE: 413,
+    UNSUPPORTED_MEDIA_TYPE: 415,
+    RATE_LIMITED: 429,
+    INTERNAL_ERROR: 500,
+    SERVICE_UNAVAILABLE: 503,
+  },
+});
 
-export type ErrorCode = keyof typeof ERROR_STATUS;
+export type KernelErrorCode = keyof typeof KERNEL.errors;
 
-export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
+/** Every error code of the service: the kernel's and those the modules declare. */
+export type ErrorCode = KernelErrorCode | DeclaredErrorCode;
+
+/** Error code -> HTTP status, as the app composed it (the kernel's alone before composition). */
+export type ErrorStatuses = ReadonlyMap<string, number>;
+
+export const KERNEL_ERROR_STATUSES: ErrorStatuses = new Map(Object.entries(KERNEL.errors));

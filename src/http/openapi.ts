@@ -1,16 +1,16 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import { ERROR_CODES } from '../errors/error-status';
+import { ComposedDeclarations, DECLARATIONS } from '../registry/compose';
 
 export const COOKIE_SECURITY = 'authSession';
 export const API_KEY_SECURITY = 'apiKey';
 
-/** The flat error shape shared by every endpoint (spec §7). */
-const ERROR_SCHEMA = {
+/** The flat error shape shared by every endpoint (spec §7), with every error code the app's modules declare. */
+const errorSchema = (codes: string[]) => ({
   type: 'object',
   required: ['error', 'message'],
   properties: {
-    error: { type: 'string', enum: ERROR_CODES, description: 'Machine-readable error code' },
+    error: { type: 'string', enum: codes, description: 'Machine-readable error code' },
     message: { type: 'string', description: 'Human-readable explanation' },
     details: {
       type: 'array',
@@ -26,7 +26,38 @@ const ERROR_SCHEMA = {
     valid: { type: 'boolean', description: 'false on insertion verification NOT_FOUND' },
   },
   additionalProperties: true,
-};
+});
+
+/**
+ * A string property whose values are a table the app composes from its modules' declarations
+ * (src/registry): `@ApiProperty({ ...declaredEnum('auditActions'), example: 'user.ban' })`. The
+ * decorator runs before the app is composed, so the document fills the `enum` in when it is built.
+ */
+export type DeclaredTable = 'errors' | 'auditActions' | 'auditTargets';
+const DECLARED_ENUM = 'x-declared-enum';
+
+export function declaredEnum(table: DeclaredTable): { type: 'string'; [DECLARED_ENUM]: DeclaredTable } {
+  return { type: 'string', [DECLARED_ENUM]: table };
+}
+
+/** Sorted (error codes by status first), so the document does not change with the order of FEATURES. */
+function declaredValues(declarations: ComposedDeclarations, table: DeclaredTable): string[] {
+  const byName = (a: string, b: string) => a.localeCompare(b);
+  if (table === 'errors') return [...declarations.errors].sort(([a, x], [b, y]) => x - y || byName(a, b)).map(([code]) => code);
+  if (table === 'auditActions') return [...declarations.auditActions.keys()].sort(byName);
+  return [...new Set(declarations.auditActions.values())].sort(byName);
+}
+
+function fillDeclaredEnums(value: unknown, declarations: ComposedDeclarations): void {
+  if (!value || typeof value !== 'object') return;
+  const node = value as Record<string, unknown>;
+  const table = node[DECLARED_ENUM] as DeclaredTable | undefined;
+  if (table !== undefined) {
+    node.enum = declaredValues(declarations, table);
+    delete node[DECLARED_ENUM];
+  }
+  for (const child of Object.values(node)) fillDeclaredEnums(child, declarations);
+}
 
 const ERROR_CONTENT = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };
 const RETRY_AFTER_ONE = { 'Retry-After': { description: 'Seconds to wait: 1', schema: { type: 'integer', minimum: 1 } } };
@@ -101,7 +132,9 @@ export function buildOpenApiDocument(app: INestApplication, publicOrigin: string
   });
   document.info.license = { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' } as OpenAPIObject['info']['license'];
   document.components = document.components ?? {};
-  document.components.schemas = { ...(document.components.schemas ?? {}), Error: ERROR_SCHEMA as never };
+  const declarations = app.get<ComposedDeclarations>(DECLARATIONS);
+  document.components.schemas = { ...(document.components.schemas ?? {}), Error: errorSchema(declaredValues(declarations, 'errors')) as never };
+  fillDeclaredEnums(document.components.schemas, declarations);
   withCommonAnswers(document);
   return sortKeys(document);
 }

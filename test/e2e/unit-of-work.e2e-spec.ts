@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
+import { appDeclarations } from '../../src/app.module';
 import { DatabaseConnectivity } from '../../src/database/connectivity';
 import { createDataSource } from '../../src/database/data-source';
 import { DomainEvents } from '../../src/database/domain-events';
@@ -205,7 +206,7 @@ describe('UnitOfWork', () => {
     });
 
     it('delivers domain events after commit and never for a rollback', async () => {
-      const events = new DomainEvents(uow);
+      const events = new DomainEvents(uow, appDeclarations());
       const received: string[] = [];
       events.on('game.status-changed', ({ gameId }) => received.push(gameId));
 
@@ -223,7 +224,7 @@ describe('UnitOfWork', () => {
     });
 
     it('runs in-transaction event handlers on the publisher\'s transaction: both writes commit, or neither', async () => {
-      const events = new DomainEvents(uow);
+      const events = new DomainEvents(uow, appDeclarations());
       events.onInTransaction('player.linked', async ({ playerId }) => {
         await uow.query('UPDATE uow_probe SET n = n + 1 WHERE id = $1', [Number(playerId)]);
       });
@@ -246,7 +247,7 @@ describe('UnitOfWork', () => {
     });
 
     it('rolls the publisher back when an in-transaction handler throws, and refuses an event nobody handles', async () => {
-      const events = new DomainEvents(uow);
+      const events = new DomainEvents(uow, appDeclarations());
       await expect(
         uow.run(async () => {
           await uow.query('UPDATE uow_probe SET n = n + 10 WHERE id = 1');

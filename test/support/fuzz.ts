@@ -4,7 +4,7 @@
  * cookies and API keys, valid and hostile alike.
  */
 import fc from 'fast-check';
-import { ERROR_CODES } from '../../src/errors/error-status';
+import { appDeclarations } from '../../src/app.module';
 
 export type Schema = Record<string, unknown>;
 export interface OpenApiDoc {
@@ -200,6 +200,9 @@ export function oddQueryValues(encodeCursor: (publishedAt: string, id: string) =
 
 const LEAK = /\n\s+at \S|\bSELECT\s|\bINSERT\s+INTO\b|\bUPDATE\s+\w+\s+SET\b|\bDELETE\s+FROM\b|node_modules|\.ts:\d+|QueryFailedError|duplicate key value|violates .*constraint|syntax error at or near/i;
 
+/** Every error code the app answers with (its composed declarations). */
+const ERROR_CODES = appDeclarations().errors;
+
 /**
  * Checks one answer: never a 5xx; every error in the flat shape with a known code, no stack or SQL,
  * not cached, small (`details` at most 20 entries), not repeating ECHO_MARKER. Browser pages
@@ -213,7 +216,7 @@ export function assertAnswer(res: { status: number; headers: Record<string, stri
   if (!type.startsWith('application/json')) throw new Error(`${what} → ${res.status} with content-type ${type}: ${res.text.slice(0, 200)}`);
   const body = res.body as { error?: unknown; message?: unknown; details?: unknown };
   if (!body || typeof body !== 'object' || Array.isArray(body)) throw new Error(`${what} → ${res.status} body is not an object`);
-  if (typeof body.error !== 'string' || !(ERROR_CODES as string[]).includes(body.error) || typeof body.message !== 'string') {
+  if (typeof body.error !== 'string' || !ERROR_CODES.has(body.error) || typeof body.message !== 'string') {
     throw new Error(`${what} → ${res.status} not the flat error shape: ${res.text.slice(0, 300)}`);
   }
   if (LEAK.test(res.text)) throw new Error(`${what} → ${res.status} leaks a stack or SQL: ${res.text.slice(0, 300)}`);

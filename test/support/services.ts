@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { INestApplicationContext, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { Pool } from 'pg';
-import { AppModule } from '../../src/app.module';
+import { AppModule, appDeclarations } from '../../src/app.module';
 import { loadConfig } from '../../src/config';
 import { DatabaseConnectivity } from '../../src/database/connectivity';
 import { createDataSource } from '../../src/database/data-source';
@@ -54,7 +54,7 @@ export async function createTestServices(options: { env?: Record<string, string>
   const clock = new TestClock();
   let context: INestApplicationContext;
   try {
-    context = await NestFactory.createApplicationContext(AppModule.register(config, { dataSource, connectivity }, [], clock), { logger: false, abortOnError: false });
+    context = await NestFactory.createApplicationContext(AppModule.register(config, { dataSource, connectivity }, appDeclarations(), [], clock), { logger: false, abortOnError: false });
   } catch (error) {
     await dataSource.destroy();
     throw error;

@@ -1,6 +1,7 @@
-import { ArgumentsHost, Catch, ExceptionFilter } from '@nestjs/common';
+import { ArgumentsHost, Catch, ExceptionFilter, Inject } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { AllExceptionsFilter, toFlatError } from '../../errors/all-exceptions.filter';
+import { ComposedDeclarations, DECLARATIONS } from '../../registry/compose';
 import { NotFoundPage, sendPage, TwoFactorRequiredPage, Viewer } from './layout';
 import { PageNotFound, PageTwoFactorRequired, SignInRequired, signInPath } from './page.errors';
 
@@ -11,7 +12,11 @@ import { PageNotFound, PageTwoFactorRequired, SignInRequired, signInPath } from 
  */
 @Catch()
 export class PageFilter implements ExceptionFilter {
-  private readonly api = new AllExceptionsFilter();
+  private readonly api: AllExceptionsFilter;
+
+  constructor(@Inject(DECLARATIONS) private readonly declarations: ComposedDeclarations) {
+    this.api = new AllExceptionsFilter(declarations.errors);
+  }
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
@@ -25,7 +30,7 @@ export class PageFilter implements ExceptionFilter {
     if (exception instanceof PageTwoFactorRequired) {
       return sendPage(response, <TwoFactorRequiredPage viewer={request.viewer ?? null} path={request.originalUrl} />, { status: 403 });
     }
-    if (exception instanceof PageNotFound || toFlatError(exception).status === 404) {
+    if (exception instanceof PageNotFound || toFlatError(exception, this.declarations.errors).status === 404) {
       return sendPage(response, <NotFoundPage viewer={request.viewer ?? null} path={request.originalUrl} />, { status: 404 });
     }
     this.api.catch(exception, host);

@@ -8,8 +8,11 @@ import { AchievementsController } from './achievements.controller';
 import { AchievementsRepository } from './achievements.repository';
 import { AchievementsService } from './achievements.service';
 import { UnlockAchievementService } from './unlock-achievement.service';
+import { Declares } from '../../registry/declarations';
+import { ACHIEVEMENTS } from './achievements.declarations';
 
 /** Unlocks, XP and the rewards a first unlock earns. */
+@Declares(ACHIEVEMENTS)
 @Module({
   imports: [TypeOrmModule.forFeature([AchievementUnlock]), PlaySessionsModule, DeveloperPortalModule, IdentityModule],
   controllers: [AchievementsController],

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Length } from 'class-validator';
 import { ID_DOC, IdProperty, PageCursorProperty, PageLimitProperty } from '../../http/params';
-import { AUDIT_ACTIONS } from '../audit';
+import { declaredEnum } from '../../http/openapi';
 import { GameDto } from '../developer-portal';
 import { AdminUserDto } from '../identity';
 
@@ -161,8 +161,8 @@ export class AuditEntryDto {
   @ApiProperty({ type: 'string', format: 'date-time' }) at!: Date;
   @ApiProperty({ ...ID_RULE, description: 'The acting user' }) actorId!: string;
   @ApiProperty({ type: 'string', nullable: true, example: 'admin@example.com', description: 'Null once the actor erased their account' }) actorEmail!: string | null;
-  @ApiProperty({ enum: Object.keys(AUDIT_ACTIONS), example: 'user.ban' }) action!: string;
-  @ApiProperty({ enum: [...new Set(Object.values(AUDIT_ACTIONS))], example: 'user' }) targetType!: string;
+  @ApiProperty({ ...declaredEnum('auditActions'), example: 'user.ban' }) action!: string;
+  @ApiProperty({ ...declaredEnum('auditTargets'), example: 'user' }) targetType!: string;
   @ApiProperty({ ...ID_RULE }) targetId!: string;
   @ApiProperty({ type: 'string', nullable: true, example: 'Forged score from a modified client' }) reason!: string | null;
   @ApiProperty({ type: 'object', additionalProperties: true, description: 'What else the action needs to be read later (coins, the version\'s game...); never a secret', example: { coins: 20 } })

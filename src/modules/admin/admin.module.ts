@@ -13,8 +13,11 @@ import { AdminController } from './admin.controller';
 import { AdminPaymentsController } from './admin-payments.controller';
 import { VoidInsertionService } from './void-insertion.service';
 import { WalletFreezeService } from './wallet-freeze.service';
+import { Declares } from '../../registry/declarations';
+import { ADMIN } from './admin.declarations';
 
 /** Operator tools over the exported services of identity, the developer portal, wallet, scoring and the audit log. */
+@Declares(ADMIN)
 @Module({
   imports: [IdentityModule, DeveloperPortalModule, WalletModule, ScoringModule, AuditModule, IdempotencyModule],
   controllers: [AdminController, AdminUsersController, AdminScoresController, AdminAuditController, AdminPaymentsController, AdminPagesController],

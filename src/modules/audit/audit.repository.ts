@@ -1,6 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../../database/unit-of-work';
-import { AUDIT_ACTIONS, AuditEntry, AuditRecord } from './audit.rules';
+import { ComposedDeclarations, DECLARATIONS } from '../../registry/compose';
+import type { AuditEntry, AuditRecord } from './audit.rules';
 
 const ENTRY_COLUMNS = `l.id::text AS id, l.at, l.actor_id AS "actorId", a.email AS "actorEmail", l.action, l.target_type AS "targetType",
   l.target_id AS "targetId", l.reason, l.details, l.request_id AS "requestId"`;
@@ -8,17 +9,23 @@ const ENTRY_COLUMNS = `l.id::text AS id, l.at, l.actor_id AS "actorId", a.email 
 /** The append-only audit log: rows are inserted, never changed (a trigger refuses it). */
 @Injectable()
 export class AuditRepository {
-  constructor(private readonly uow: UnitOfWork) {}
+  constructor(
+    private readonly uow: UnitOfWork,
+    @Inject(DECLARATIONS) private readonly declarations: ComposedDeclarations,
+  ) {}
 
   async append(record: AuditRecord): Promise<void> {
     this.uow.requireTransaction();
+    const targetType = this.declarations.auditActions.get(record.action);
+    // The types allow only declared actions; this catches a declaring module missing from the app.
+    if (targetType === undefined) throw new Error(`The audit action '${record.action}' is not declared by any module of the app.`);
     await this.uow.query(
       `INSERT INTO audit_log (actor_id, action, target_type, target_id, reason, details, request_id)
        VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7)`,
       [
         record.actorId,
         record.action,
-        AUDIT_ACTIONS[record.action],
+        targetType,
         record.targetId,
         record.reason ?? null,
         JSON.stringify(record.details ?? {}),

@@ -1,27 +1,10 @@
-/** What the audit log records (CONTRACT §18): each action with the kind of thing it acts on. */
-export const AUDIT_ACTIONS = {
-  'user.verify_email': 'user',
-  'user.ban': 'user',
-  'user.unban': 'user',
-  'wallet.credit': 'user',
-  'wallet.freeze': 'user',
-  'wallet.unfreeze': 'user',
-  'version.add': 'version',
-  'version.approve': 'version',
-  'version.reject': 'version',
-  'game.publish': 'game',
-  'game.unpublish': 'game',
-  'game.suspend': 'game',
-  'game.unsuspend': 'game',
-  'key.create': 'key',
-  'key.revoke': 'key',
-  'score.remove': 'score',
-  'insertion.void': 'insertion',
-  'user.erase': 'user',
-} as const;
+import type { AuditAction, AuditTargetType } from '../../registry/declarations';
 
-export type AuditAction = keyof typeof AUDIT_ACTIONS;
-export type AuditTargetType = (typeof AUDIT_ACTIONS)[AuditAction];
+/**
+ * What the audit log records (CONTRACT §18): each action with the kind of thing it acts on. The
+ * module that records an action declares it (`auditActions` in its `<module>.declarations.ts`).
+ */
+export type { AuditAction, AuditTargetType };
 
 /** One audited action: who did what to which thing, why, and in which request. */
 export interface AuditRecord {

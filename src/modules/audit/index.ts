@@ -3,4 +3,3 @@ export { AuditModule } from './audit.module';
 export { AuditService } from './audit.service';
 export type { AuditActor, AuditEntry } from './audit.service';
 export { Actor } from './audit-actor.decorator';
-export { AUDIT_ACTIONS } from './audit.rules';

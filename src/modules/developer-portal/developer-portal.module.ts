@@ -26,11 +26,14 @@ import { GameMediaController, GameThumbnailsController } from './game-thumbnails
 import { GameThumbnailsService } from './game-thumbnails.service';
 import { GamesController } from './games.controller';
 import { GamesService } from './games.service';
+import { Declares } from '../../registry/declarations';
+import { DEVELOPER_PORTAL } from './developer-portal.declarations';
 
 /**
  * Developers, games, versions, achievement definitions, API keys. `@ApiKeyAuth()` works in any
  * module: the global AuthGuard finds ApiKeyAuthenticator app-wide.
  */
+@Declares(DEVELOPER_PORTAL)
 @Module({
   imports: [TypeOrmModule.forFeature([Developer, Game, GameThumbnail, GameVersion, Achievement, ApiKey]), AuditModule, WalletModule],
   controllers: [DevelopersController, GamesController, GameThumbnailsController, GameMediaController, AchievementDefinitionsController, ApiKeysController, DeveloperPagesController],

@@ -41,12 +41,15 @@ import { PlayerRepository } from './player.repository';
 import { PlayersService } from './players.service';
 import { UserModerationService } from './user-moderation.service';
 import { AccountErasureService } from './account-erasure.service';
+import { Declares } from '../../registry/declarations';
+import { IDENTITY } from './identity.declarations';
 
 /**
  * Accounts, login sessions and players. Cookie routes in any module need no import of this: the
  * global AuthGuard and PageGuard find its AccountAuthenticator app-wide. Modules that use its
  * services import it.
  */
+@Declares(IDENTITY)
 @Module({
   imports: [TypeOrmModule.forFeature([Account, EmailVerificationToken, LoginSession, PasswordResetToken, Player, TwoFactorSettings, TwoFactorRecoveryCode, LoginChallenge, EmailChangeToken]), RateLimitsModule, AuditModule, MailModule],
   controllers: [AuthController, MeController, SettingsController, SettingsPageController, PasswordResetController, TwoFactorController, EmailChangeController],

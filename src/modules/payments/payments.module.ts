@@ -17,8 +17,11 @@ import { PurchasesService } from './purchases.service';
 import { SandboxCheckoutService } from './sandbox-checkout.service';
 import { SandboxPaymentProvider } from './sandbox-payment.provider';
 import { StripePaymentProvider } from './stripe-payment.provider';
+import { Declares } from '../../registry/declarations';
+import { PAYMENTS } from './payments.declarations';
 
 /** Buying coins (CONTRACT §19): packs, purchases, the payment provider in use and its webhook. */
+@Declares(PAYMENTS)
 @Module({
   imports: [TypeOrmModule.forFeature([Purchase, RecordedPaymentEvent]), WalletModule, IdempotencyModule, RateLimitsModule],
   controllers: [PurchasesController, PaymentWebhooksController, CheckoutController],

@@ -13,7 +13,10 @@ import { PlaySessionRepository } from './play-session.repository';
 import { PlaySessionsController } from './play-sessions.controller';
 import { PlaySessionsService } from './play-sessions.service';
 import { PlayerRefService } from './player-ref.service';
+import { Declares } from '../../registry/declarations';
+import { PLAY_SESSIONS } from './play-sessions.declarations';
 
+@Declares(PLAY_SESSIONS)
 @Module({
   imports: [TypeOrmModule.forFeature([PlaySession]), WalletModule, DeveloperPortalModule, IdempotencyModule, RateLimitsModule, IdentityModule],
   controllers: [PlaySessionsController, DeveloperApiController],

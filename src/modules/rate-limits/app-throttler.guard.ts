@@ -16,8 +16,8 @@ type Collecting = Record<string | symbol, unknown> & { [WINDOWS]?: WindowHit[] }
 
 /**
  * The throttler guard of the route limits (`@LimitedBy`). The throttler decides which named
- * throttlers apply (`@SkipThrottle`, `@Throttle` overrides), their limit and ttl, the tracker
- * (the client address, or the throttler's own `getTracker`: `signup-global` counts everyone
+ * throttlers apply (each one's `skipIf` reads the names `@LimitedBy` puts on the route), their
+ * limit and ttl (`@Throttle` overrides), the tracker (the client address, or the throttler's own `getTracker`: `signup-global` counts everyone
  * together) and the key. The counting differs in one point: the throttler counts each limit on
  * its own, so a sign-up refused per address would still use up the global allowance (one flooder
  * could shut everyone out); here the route's limits are counted in one step, all or none.

@@ -1,9 +1,8 @@
 import { applyDecorators, UseGuards } from '@nestjs/common';
 import { ApiResponse } from '@nestjs/swagger';
-import { SkipThrottle } from '@nestjs/throttler';
 import { ERROR_SCHEMA_REF } from '../../http/error-responses';
 import { AppThrottlerGuard } from './app-throttler.guard';
-import { THROTTLER_NAMES, ThrottlerName } from './throttlers';
+import { routeLimits, ThrottlerName } from './throttlers';
 
 /**
  * The one way a 429 is documented (CONTRACT §12: every limit is written into the OpenAPI
@@ -22,10 +21,10 @@ export function ApiRateLimited(limits: string) {
 
 /**
  * A route checked by the named throttlers before its handler runs: the throttler guard, with every
- * other named throttler skipped (`@SkipThrottle`), and the 429 documented. It runs after the
- * global AuthGuard (authentication and the same-origin check come first) and before validation.
+ * other named throttler skipped (each throttler's `skipIf` reads the names this puts on the route),
+ * and the 429 documented. It runs after the global AuthGuard (authentication and the same-origin
+ * check come first) and before validation.
  */
 export function LimitedBy(throttlers: ThrottlerName[], limits: string) {
-  const skip = Object.fromEntries(THROTTLER_NAMES.filter((name) => !throttlers.includes(name)).map((name) => [name, true]));
-  return applyDecorators(UseGuards(AppThrottlerGuard), SkipThrottle(skip), ApiRateLimited(limits));
+  return applyDecorators(UseGuards(AppThrottlerGuard), routeLimits(throttlers), ApiRateLimited(limits));
 }

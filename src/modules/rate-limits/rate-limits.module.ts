@@ -2,6 +2,7 @@ import { DynamicModule, Logger, Module } from '@nestjs/common';
 import { ThrottlerModule } from '@nestjs/throttler';
 import Redis from 'ioredis';
 import { CONFIG, Config, redactUrl } from '../../config';
+import { ComposedDeclarations, DECLARATIONS } from '../../registry/compose';
 import { Clock, systemClock } from './rate-limit.clock';
 import { FallbackRateLimitStorage, MemoryRateLimitStorage, RateLimitStorage, RedisRateLimitStorage } from './rate-limit.storage';
 import { RateLimiter } from './rate-limiter.service';
@@ -32,14 +33,14 @@ export function createRateLimitStorage(config: Pick<Config, 'redisUrl'>, clock: 
 }
 
 /**
- * Every limit as a named throttler of `@nestjs/throttler`, configured once for the application
+ * Every declared limit as a named throttler of `@nestjs/throttler`, configured once for the application
  * (`ThrottlerModule` is global: its guard and storage are available to every module). `clock`:
  * tests only.
  */
 export function throttlerRoot(clock?: Clock): DynamicModule {
   return ThrottlerModule.forRootAsync({
-    inject: [CONFIG],
-    useFactory: (config: Config) => throttlerOptions(config, createRateLimitStorage(config, clock)),
+    inject: [CONFIG, DECLARATIONS],
+    useFactory: (config: Config, declarations: ComposedDeclarations) => throttlerOptions(config, createRateLimitStorage(config, clock), declarations),
   });
 }
 

@@ -1,77 +1,64 @@
+import { ExecutionContext, Logger, SetMetadata } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import type { ThrottlerModuleOptions, ThrottlerOptions } from '@nestjs/throttler';
-import type { Config, RateLimitRule } from '../../config';
+import type { Config } from '../../config';
+import { ComposedDeclarations, limitRules, unknownLimitVariables } from '../../registry/compose';
+import type { ThrottlerName } from '../../registry/declarations';
 import type { RateLimitStorage } from './rate-limit.storage';
 
 /**
- * Every limit of the service, by name: the named throttlers of `ThrottlerModule`. Two kinds:
+ * Every limit of the service, by name: the named throttlers of `ThrottlerModule`, one for each limit
+ * a module declares (`limits` in its `<module>.declarations.ts`, with its RATE_LIMIT_* variable and
+ * default). Two kinds:
  *
  * - Route limits, checked by `AppThrottlerGuard` before the handler runs (`@LimitedBy(...)` on a
  *   route): sign-up per client address and for everyone, where counting first is the point.
  * - Use-case limits, counted by `RateLimiter` inside the use case at the place CONTRACT §16.17
  *   gives limits (after validation, the path's 404, replays, conflicts and range checks):
  *   insert-coin, scores, initials, the developer API, login failures, verification and password-reset mails, purchases. The
- *   guard never applies them (every route skips them, see LimitedBy).
+ *   guard never applies them (a throttler applies only on the routes that name it, see LimitedBy).
  */
-export const THROTTLER_NAMES = [
-  'insert-coin-burst',
-  'insert-coin-minute',
-  'score-per-session',
-  'score-per-player',
-  'initials-per-player',
-  'developer-per-key',
-  'login-per-email',
-  'login-per-address',
-  'signup-per-address',
-  'signup-global',
-  'mail-per-account',
-  'mail-per-address',
-  'mail-global',
-  'reset-per-email',
-  'reset-per-address',
-  'purchases-per-player',
-  'export-per-account',
-] as const;
-
-export type ThrottlerName = (typeof THROTTLER_NAMES)[number];
-
-/**
- * Spec §8 / CONTRACT §16.4: 1 insert-coin attempt per 500 ms and 60 in any 60 s, per play session.
- * Not configurable (a test run alone may shorten the 500 ms: Config.rateLimits.insertCoinBurst).
- */
-export const INSERT_COIN_MINUTE: RateLimitRule = Object.freeze({ limit: 60, windowMs: 60_000 });
+export type { ThrottlerName } from '../../registry/declarations';
 
 /** The tracker of the limits counted for everyone at once. */
 export const EVERYONE = 'everyone';
 
-function throttler(name: ThrottlerName, rule: RateLimitRule, extra: Partial<ThrottlerOptions> = {}): ThrottlerOptions {
-  return { name, limit: rule.limit, ttl: rule.windowMs, blockDuration: 0, ...extra };
+const ROUTE_LIMITS = 'arcade:route-limits';
+
+/** Marks a handler as checked, before it runs, by these named throttlers (and no other): see LimitedBy. */
+export function routeLimits(names: readonly ThrottlerName[]): MethodDecorator & ClassDecorator {
+  return SetMetadata(ROUTE_LIMITS, names);
 }
 
-/** `ThrottlerModule.forRootAsync` options: every limit from configuration, on the given storage. */
-export function throttlerOptions(config: Config, storage: RateLimitStorage): ThrottlerModuleOptions {
-  const limits = config.rateLimits;
+/** True when the route does not name this throttler: the guard skips it (the throttler's own `skipIf`). */
+function skippedOn(name: string): (context: ExecutionContext) => boolean {
+  return (context) => {
+    const names = reflector.getAllAndOverride<readonly string[] | undefined>(ROUTE_LIMITS, [context.getHandler(), context.getClass()]);
+    return !names?.includes(name);
+  };
+}
+
+const reflector = new Reflector();
+
+/**
+ * `ThrottlerModule.forRootAsync` options: every limit the app's modules declare, with its rule from
+ * configuration, on the given storage. A `RATE_LIMIT_*` variable no module declares is logged.
+ */
+export function throttlerOptions(config: Config, storage: RateLimitStorage, declarations: ComposedDeclarations): ThrottlerModuleOptions {
+  const unknown = unknownLimitVariables(declarations, config);
+  if (unknown.length > 0) new Logger('RateLimits').warn({ variables: unknown }, 'These RATE_LIMIT_* variables name no limit of this service and are ignored');
+  const rules = limitRules(declarations, config);
   return {
     storage,
     // The 429 answer carries `Retry-After` itself (AppThrottlerGuard); no X-RateLimit-* headers.
     setHeaders: false,
-    throttlers: [
-      throttler('insert-coin-burst', limits.insertCoinBurst),
-      throttler('insert-coin-minute', INSERT_COIN_MINUTE),
-      throttler('score-per-session', limits.scorePerSession),
-      throttler('score-per-player', limits.scorePerPlayer),
-      throttler('initials-per-player', limits.initialsPerPlayer),
-      throttler('developer-per-key', limits.developerPerKey),
-      throttler('login-per-email', limits.loginPerEmail),
-      throttler('login-per-address', limits.loginPerAddress),
-      throttler('signup-per-address', limits.signUpPerAddress),
-      throttler('signup-global', limits.signUpGlobal, { getTracker: () => EVERYONE }),
-      throttler('mail-per-account', limits.mailPerAccount),
-      throttler('mail-per-address', limits.mailPerAddress),
-      throttler('mail-global', limits.mailGlobal),
-      throttler('reset-per-email', limits.resetPerEmail),
-      throttler('reset-per-address', limits.resetPerAddress),
-      throttler('purchases-per-player', limits.purchasesPerPlayer),
-      throttler('export-per-account', limits.exportPerAccount),
-    ],
+    throttlers: [...declarations.limits].map(([name, limit]): ThrottlerOptions => ({
+      name,
+      limit: rules.get(name)!.limit,
+      ttl: rules.get(name)!.windowMs,
+      blockDuration: 0,
+      skipIf: skippedOn(name),
+      ...(limit.everyone ? { getTracker: () => EVERYONE } : {}),
+    })),
   };
 }

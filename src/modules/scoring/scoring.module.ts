@@ -16,8 +16,11 @@ import { MyScoresController, ScoringController } from './scoring.controller';
 import { ScoringRepository } from './scoring.repository';
 import { SubmitScoreService } from './submit-score.service';
 import { TrustedScoreController } from './trusted-score.controller';
+import { Declares } from '../../registry/declarations';
+import { SCORING } from './scoring.declarations';
 
 /** Scores (player and trusted), high-score initials and the public leaderboards. */
+@Declares(SCORING)
 @Module({
   imports: [TypeOrmModule.forFeature([Score]), PlaySessionsModule, DeveloperPortalModule, IdentityModule, IdempotencyModule, RateLimitsModule, AuditModule],
   controllers: [ScoringController, MyScoresController, LeaderboardController, MyBestController, TrustedScoreController],

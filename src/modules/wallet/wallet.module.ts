@@ -12,7 +12,10 @@ import { OpenWalletOnPlayerLinked } from './player-linked.handler';
 import { WalletController } from './wallet.controller';
 import { WalletRepository } from './wallet.repository';
 import { WalletService } from './wallet.service';
+import { Declares } from '../../registry/declarations';
+import { WALLET } from './wallet.declarations';
 
+@Declares(WALLET)
 @Module({
   imports: [TypeOrmModule.forFeature([Wallet, LedgerEntry, Insertion, DeveloperEarning, InsertionVoid]), AuditModule, IdempotencyModule],
   controllers: [WalletController],
