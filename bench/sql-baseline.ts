@@ -56,7 +56,7 @@ const PAY_AND_ANSWER = `WITH head AS (
          RETURNING id
        ), rider_0 AS (UPDATE idempotency_keys SET status_code = $12, response = $13::jsonb || jsonb_build_object('balance', (SELECT balance_after FROM debit))
   WHERE caller = $10 AND key = $11 AND EXISTS (SELECT 1 FROM debit) RETURNING 1)
-SELECT (SELECT balance_after FROM debit) AS balance_after, (SELECT created_at FROM insertion) AS created_at`;
+SELECT (SELECT balance_after FROM debit) AS balance_after`;
 const CORE_PAY = `WITH head AS (
          UPDATE wallets SET balance = balance - $2::integer, last_seq = last_seq + 1
           WHERE id = $1 AND balance >= $2::integer

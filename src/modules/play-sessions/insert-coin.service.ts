@@ -4,7 +4,7 @@ import type { KeptLoginPlayer } from '../../http/account-auth';
 import { RateLimiter } from '../rate-limits';
 import { WalletFrozenError, WalletService } from '../wallet';
 import { ACTIVE_PLAY_READ, PlayActionService } from './play-action.service';
-import type { PlaySessionRecord } from './play-session.parts';
+import type { PlaySessionCore } from './play-session.parts';
 
 export interface InsertCoinAnswer {
   insertionId: string;
@@ -37,8 +37,8 @@ export class InsertCoinService {
   insertCoin(player: KeptLoginPlayer, sessionId: string, body: { idempotencyKey: string }): Promise<InsertCoinAnswer> {
     const walletId = player.walletId;
     // Both rules in one step: an attempt refused by either is counted by neither (§16.4).
-    const consume = (session: PlaySessionRecord) => this.limits.consume({ throttler: 'insert-coin-burst', tracker: session.id }, { throttler: 'insert-coin-minute', tracker: session.id });
-    return this.play.run<PlaySessionRecord, InsertCoinAnswer>(player, sessionId, {
+    const consume = (session: PlaySessionCore) => this.limits.consume({ throttler: 'insert-coin-burst', tracker: session.id }, { throttler: 'insert-coin-minute', tracker: session.id });
+    return this.play.run<PlaySessionCore, InsertCoinAnswer>(player, sessionId, {
       name: 'insert-coin',
       read: ACTIVE_PLAY_READ,
       idempotencyKey: body.idempotencyKey,

@@ -7,28 +7,28 @@ import { isUuid } from '../../database/uuid';
 import type { KeptLoginPlayer } from '../../http/account-auth';
 import { claimedRead, ClaimedRow, IdempotencyService, UnkeptAnswer } from '../idempotency';
 import { requireLiveLogin, withLoginState, WithLoginState } from '../identity';
-import { ACTIVE_READ, PlaySessionRecord } from './play-session.parts';
+import { ACTIVE_CORE_READ, PlaySessionCore, PlaySessionRecord } from './play-session.parts';
 import { PlaySessionsService } from './play-sessions.service';
 
 /**
  * A play session read composed once with the caller's login state and the idempotency claim (one
- * statement, one round trip): `PlayRead.of(ACTIVE_READ)` for insert-coin, scoring's target for a
+ * statement, one round trip): `PlayRead.of(ACTIVE_CORE_READ)` for insert-coin, scoring's target for a
  * score. The read takes `$1` the play session's id and `$2` the idle timeout, as ACTIVE_READ does.
  */
-export class PlayRead<S extends PlaySessionRecord> {
+export class PlayRead<S extends PlaySessionCore> {
   private constructor(readonly part: SqlPart<ClaimedRow<WithLoginState<S>>>) {}
 
-  static of<S extends PlaySessionRecord>(read: SqlPart<S>): PlayRead<S> {
+  static of<S extends PlaySessionCore>(read: SqlPart<S>): PlayRead<S> {
     if (read.valueCount !== 2) throw new Error('A play read takes the play session id and the idle timeout, nothing else.');
     return new PlayRead(claimedRead(withLoginState(read)));
   }
 }
 
-/** The insert-coin read: the play session alone. */
-export const ACTIVE_PLAY_READ = PlayRead.of(ACTIVE_READ);
+/** The insert-coin read: the play session alone, only the columns a payment uses. */
+export const ACTIVE_PLAY_READ = PlayRead.of(ACTIVE_CORE_READ);
 
 /** What a play action's work gets: the play session (checked: the caller's, active) and what the kept login says now. */
-export interface PlayContext<S extends PlaySessionRecord> {
+export interface PlayContext<S extends PlaySessionCore> {
   session: S;
   /** The wallet is frozen (CONTRACT §19), as read with the claim. */
   walletFrozen: boolean;
@@ -41,7 +41,7 @@ export interface PlayContext<S extends PlaySessionRecord> {
 }
 
 /** One play action: its name (the fingerprint's endpoint), the key and body, and its own work. */
-export interface PlayAction<S extends PlaySessionRecord, T extends { replayed: boolean }> {
+export interface PlayAction<S extends PlaySessionCore, T extends { replayed: boolean }> {
   name: string;
   read: PlayRead<S>;
   idempotencyKey: string;
@@ -78,7 +78,7 @@ export class PlayActionService {
     this.idleTimeoutSeconds = config.sessionIdleTimeoutSeconds;
   }
 
-  async run<S extends PlaySessionRecord, T extends { replayed: boolean }>(player: KeptLoginPlayer, sessionId: string, action: PlayAction<S, T>): Promise<T> {
+  async run<S extends PlaySessionCore, T extends { replayed: boolean }>(player: KeptLoginPlayer, sessionId: string, action: PlayAction<S, T>): Promise<T> {
     const { playerId } = player;
     const check = (row: WithLoginState<S>): S => this.sessions.checkActive(playerId, found<S>(row, 'id') ? row : undefined);
     const request = {

@@ -5,23 +5,30 @@ import { SqlPart } from '../../database/sql-part';
  * them inside the claim's statement, scoring wraps them with its board. Texts are constants.
  */
 
-/** A play session with its game's developer and whether it is still active (by the database clock). */
-export interface PlaySessionRecord {
+/**
+ * What every play action needs of its play session: whose it is, whether it is still active (by
+ * the database clock), its mode and price, and the game and developer a payment names.
+ */
+export interface PlaySessionCore {
   id: string;
   gameId: string;
-  gameVersionId: string;
   developerId: string;
   playerId: string;
-  playerRef: string;
   testMode: boolean;
   coinsPerCredit: number;
+  /** Not ended and seen within the idle timeout. */
+  active: boolean;
+}
+
+/** A play session with its game's developer and whether it is still active (by the database clock). */
+export interface PlaySessionRecord extends PlaySessionCore {
+  gameVersionId: string;
+  playerRef: string;
   /** The game's maxScore now (scores are checked against it). */
   maxScore: number;
   startedAt: Date;
   lastSeenAt: Date;
   endedAt: Date | null;
-  /** Not ended and seen within the idle timeout. */
-  active: boolean;
 }
 
 export interface InsertionRecord {
@@ -39,10 +46,13 @@ export interface InsertionRecord {
   voidedAt: Date | null;
 }
 
+/** Not ended and seen within the idle timeout ($2, seconds), by the database clock. */
+const ACTIVE_COLUMN = '(ps.ended_at IS NULL AND ps.last_seen_at > now() - make_interval(secs => $2)) AS active';
+
 const SESSION_COLUMNS = `ps.id, ps.game_id AS "gameId", ps.game_version_id AS "gameVersionId", g.developer_id AS "developerId",
   ps.player_id AS "playerId", ps.player_ref AS "playerRef", ps.test_mode AS "testMode", ps.coins_per_credit AS "coinsPerCredit",
   g.max_score::float8 AS "maxScore", ps.started_at AS "startedAt", ps.last_seen_at AS "lastSeenAt", ps.ended_at AS "endedAt",
-  (ps.ended_at IS NULL AND ps.last_seen_at > now() - make_interval(secs => $2)) AS active`;
+  ${ACTIVE_COLUMN}`;
 
 /** The columns of a PlaySessionRecord, as SESSION_COLUMNS answers them. */
 const SESSION_COLUMN_NAMES: (keyof PlaySessionRecord)[] = [
@@ -94,4 +104,19 @@ export const BY_ID_SQL = `SELECT ${SESSION_COLUMNS} FROM play_sessions ps JOIN g
 
 /** `byId` as a part a use case sends with its first write ($1 the id, null for a non-uuid; $2 the idle timeout). */
 export const ACTIVE_READ = new SqlPart<PlaySessionRecord>(BY_ID_SQL, SESSION_COLUMN_NAMES, 2);
+
+const CORE_COLUMN_NAMES: (keyof PlaySessionCore)[] = ['id', 'gameId', 'developerId', 'playerId', 'testMode', 'coinsPerCredit', 'active'];
+
+/**
+ * Only the columns of a PlaySessionCore ($1 the id, null for a non-uuid; $2 the idle timeout):
+ * insert-coin's read. Its row is decoded on every insert-coin, so it carries no timestamp (each a
+ * date parse) and nothing the payment does not use (docs/performance.md, issue 29).
+ */
+export const ACTIVE_CORE_READ = new SqlPart<PlaySessionCore>(
+  `SELECT ps.id, ps.game_id AS "gameId", g.developer_id AS "developerId", ps.player_id AS "playerId", ps.test_mode AS "testMode",
+  ps.coins_per_credit AS "coinsPerCredit", ${ACTIVE_COLUMN}
+  FROM play_sessions ps JOIN games g ON g.id = ps.game_id WHERE ps.id = $1`,
+  CORE_COLUMN_NAMES,
+  2,
+);
 

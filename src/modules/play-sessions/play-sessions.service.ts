@@ -8,6 +8,7 @@ import type { PlayerContext } from '../../http/account-auth';
 import { WalletService } from '../wallet';
 import { accessTo, expiresAtOf, PlaySessionStatus, statusOf } from './play-session.rules';
 import { InsertionRecord, PlaySessionRecord, PlaySessionRepository } from './play-session.repository';
+import type { PlaySessionCore } from './play-session.parts';
 import { GameUnavailableError, InsertionNotFoundError, SessionExpiredError, SessionNotFoundError } from './play-sessions.errors';
 import { PlayerRefService } from './player-ref.service';
 
@@ -148,7 +149,7 @@ export class PlaySessionsService {
   }
 
   /** `requireActive` on a play session read elsewhere (the play action's claim, PlayActionService). */
-  checkActive<S extends PlaySessionRecord>(playerId: string, session: S | undefined): S {
+  checkActive<S extends PlaySessionCore>(playerId: string, session: S | undefined): S {
     if (!session || session.playerId !== playerId) throw new SessionNotFoundError();
     if (!session.active) throw new SessionExpiredError();
     return session;

@@ -97,7 +97,8 @@ const APPEND_VOID = `${VOID_APPEND.text}, voided AS (
          RETURNING voided_at
        )
        SELECT entry.id::text AS id, entry.balance_after, voided.voided_at FROM entry, voided`;
-const PAY_FOR_INSERTION_TAIL = `SELECT (SELECT balance_after FROM debit) AS balance_after, (SELECT created_at FROM insertion) AS created_at`;
+/** The balance after the debit; null when refused (no debit, hence no insertion). Nothing else: its row is decoded on every insert-coin. */
+const PAY_FOR_INSERTION_TAIL = `SELECT (SELECT balance_after FROM debit) AS balance_after`;
 const PAY_FOR_INSERTION = `${PAY_FOR_INSERTION_HEAD}
        ${PAY_FOR_INSERTION_TAIL}`;
 
@@ -281,16 +282,16 @@ export class WalletRepository {
    * idempotency key's answer) writes only when the debit did; its `{result}` is `{ balance }`, the
    * balance after the debit.
    */
-  async payForInsertion(p: InsertionPayment, rider?: RidingWrite): Promise<{ balanceAfter: number; createdAt: Date } | null> {
+  async payForInsertion(p: InsertionPayment, rider?: RidingWrite): Promise<{ balanceAfter: number } | null> {
     this.uow.requireTransaction();
     const values = ledgerAppendValues({ walletId: p.walletId, kind: 'debit', delta: -p.coins });
     values.push(p.insertionId, p.playSessionId, p.gameId, p.playerId, p.developerId, p.grossMills, p.earnedMills);
     const text = rider
       ? withRiders(PAY_FOR_INSERTION_HEAD, values.length, [rider], 'EXISTS (SELECT 1 FROM debit)', "jsonb_build_object('balance', (SELECT balance_after FROM debit))", PAY_FOR_INSERTION_TAIL)
       : PAY_FOR_INSERTION;
-    const row = await this.uow.one<{ balance_after: string | null; created_at: Date | null }>(text, rider ? riderValues(values, [rider]) : values);
-    if (row!.balance_after === null || row!.created_at === null) return null;
-    return { balanceAfter: Number(row!.balance_after), createdAt: row!.created_at };
+    const row = await this.uow.one<{ balance_after: string | null }>(text, rider ? riderValues(values, [rider]) : values);
+    if (row!.balance_after === null) return null;
+    return { balanceAfter: Number(row!.balance_after) };
   }
 
   /** Newest first; `beforeSeq` pages backwards. One more row than asked tells whether more exist. */

@@ -124,7 +124,7 @@ export class WalletService {
    * does not cover it; the caller's transaction then rolls back.
    */
   /** `rider`: a write that lands with the payment (the key's answer; its `{result}` is `{ balance }`). */
-  async payForInsertion(purchase: InsertionPurchase, rider?: RidingWrite): Promise<{ balance: number; createdAt: Date }> {
+  async payForInsertion(purchase: InsertionPurchase, rider?: RidingWrite): Promise<{ balance: number }> {
     const paid = await this.wallets.payForInsertion({ ...purchase, ...earningFor(purchase.coins) }, rider);
     if (!paid) {
       // Refused: frozen, or the balance as it is now (a fresh statement sees what a concurrent debit committed).
@@ -132,7 +132,7 @@ export class WalletService {
       if (frozenAt) throw new WalletFrozenError();
       throw new InsufficientCoinsError(balance, purchase.coins);
     }
-    return { balance: paid.balanceAfter, createdAt: paid.createdAt };
+    return { balance: paid.balanceAfter };
   }
 
   async entries(walletId: string, options: { limit: number; before?: string }): Promise<WalletPage> {
