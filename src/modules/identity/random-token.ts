@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 /**
  * The one kind of secret token identity hands out (login sessions, e-mail verification links,
@@ -11,7 +11,7 @@ export function newToken(): string {
 }
 
 export function hashToken(token: string): Buffer {
-  return createHash('sha256').update(token).digest();
+  return hash('sha256', token, 'buffer');
 }
 
 /** Uses a live single-use link token of `table` once: `$1` its hash; returns `account_id`. */

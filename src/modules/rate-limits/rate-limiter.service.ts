@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectThrottlerOptions, InjectThrottlerStorage, ThrottlerModuleOptions } from '@nestjs/throttler';
 import { RateLimitedError, ServiceUnavailableError } from '../../errors/app-error';
@@ -72,6 +72,6 @@ export class RateLimiter {
   }
 
   private key(throttler: ThrottlerName, tracker: string): string {
-    return `rl:${throttler}:{${createHash('sha256').update(tracker).digest('hex').slice(0, 32)}}`;
+    return `rl:${throttler}:{${hash('sha256', tracker, 'hex').slice(0, 32)}}`;
   }
 }
