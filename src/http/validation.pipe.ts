@@ -91,11 +91,18 @@ function clip(text: string, max: number): string {
 
 /** A path or query value with U+0000 (PostgreSQL refuses it in text) is 400 before any DTO or handler sees it. */
 function refuseOddStrings(value: unknown, where: 'param' | 'query'): void {
-  const values = typeof value === 'string' ? [value] : value && typeof value === 'object' ? Object.values(value).flat() : [];
-  for (const v of values) {
-    const odd = typeof v === 'string' ? oddString(v) : undefined;
-    if (odd) throw new InvalidRequestError(`A ${where === 'param' ? 'path' : 'query'} parameter ${odd}.`);
+  if (typeof value === 'string') return refuseOddString(value, where);
+  if (!value || typeof value !== 'object') return;
+  // Each value, and the items of an array value (`?a=1&a=2`), without building a flattened copy: this runs on every request with a path id.
+  for (const v of Object.values(value)) {
+    if (Array.isArray(v)) for (const item of v) refuseOddString(item, where);
+    else refuseOddString(v, where);
   }
+}
+
+function refuseOddString(value: unknown, where: 'param' | 'query'): void {
+  const odd = typeof value === 'string' ? oddString(value) : undefined;
+  if (odd) throw new InvalidRequestError(`A ${where === 'param' ? 'path' : 'query'} parameter ${odd}.`);
 }
 
 /** A key for a set of parameters of strings only, short enough to keep; undefined otherwise. */
