@@ -61,8 +61,7 @@ export class AppValidationPipe extends ValidationPipe {
         throw new InvalidRequestError('The request body must be a JSON object.');
       }
     }
-    const key = (metadata.type === 'param' || metadata.type === 'query') && metadata.metatype ? memoKey(value) : undefined;
-    if (key === undefined) return super.transform(value, metadata);
+    if ((metadata.type !== 'param' && metadata.type !== 'query') || !metadata.metatype) return super.transform(value, metadata);
     // Path and query parameters are a few strings, and for some routes the same ones come again and
     // again (a board's slug and period): a valid set's result is kept, so a repeat skips
     // class-transformer and class-validator (about 30 us of the 100 us a leaderboard read cost
@@ -70,7 +69,9 @@ export class AppValidationPipe extends ValidationPipe {
     // more distinct sets than MEMO_ENTRIES (ids) is no longer kept: churning entries would only
     // feed the garbage collector.
     let known = this.seen.get(metadata.metatype);
-    if (known === null) return super.transform(value, metadata);
+    // A DTO no longer kept (ids): no key to build.
+    const key = known === null ? undefined : memoKey(value);
+    if (key === undefined) return super.transform(value, metadata);
     const hit = known?.get(key);
     if (hit) return copy(hit);
     const result = await super.transform(value, metadata);
