@@ -21,6 +21,8 @@ module.exports = {
   // Server-rendered pages are typed JSX (.tsx); only those files are parsed as TSX.
   transform: { '^.+\\.tsx$': swc(true), '^.+\\.(t|j|mj)s$': swc(false) },
   transformIgnorePatterns: [`/node_modules/(?!(${esm.join('|')})/)`],
+  // The app's browser bundles are built once per run, not once per test file (test/support/esbuild-once.ts).
+  moduleNameMapper: { '^esbuild$': '<rootDir>/test/support/esbuild-once.ts' },
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   testTimeout: 60000,

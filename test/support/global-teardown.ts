@@ -1,8 +1,13 @@
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Client } from 'pg';
 import type { EmbeddedDatabase } from '../../src/database/embedded-postgres';
 import { withDatabase } from './global-setup';
 
 export default async function globalTeardown(): Promise<void> {
+  // The browser bundles kept for the run (test/support/esbuild-once.ts).
+  if (process.env.ARCADE_TEST_RUN_ID) await rm(join(tmpdir(), `arcade_t_${process.env.ARCADE_TEST_RUN_ID}_bundles`), { recursive: true, force: true });
   const embedded = (globalThis as Record<string, unknown>).__ARCADE_EMBEDDED__ as EmbeddedDatabase | undefined;
   if (embedded) {
     await embedded.stop();
