@@ -19,6 +19,8 @@ import { AddPasswordResetTokens1796850000000 } from './1796850000000-add-passwor
 import { AddEmailChangeTokens1796860000000 } from './1796860000000-add-email-change-tokens';
 import { AddTwoFactor1796870000000 } from './1796870000000-add-two-factor';
 import { AddAccountErasure1796880000000 } from './1796880000000-add-account-erasure';
+import { ChainLedgerEntries1796890000000 } from './1796890000000-chain-ledger-entries';
+import { AddDeveloperLedger1796900000000 } from './1796900000000-add-developer-ledger';
 
 /** Every migration, in order. Listed here (not globbed) so source and compiled builds agree. */
 export const MIGRATIONS = [
@@ -43,4 +45,6 @@ export const MIGRATIONS = [
   AddEmailChangeTokens1796860000000,
   AddTwoFactor1796870000000,
   AddAccountErasure1796880000000,
+  ChainLedgerEntries1796890000000,
+  AddDeveloperLedger1796900000000,
 ];

@@ -6,7 +6,7 @@
  */
 
 /** Tables the application may only append to and read: the database refuses the rest to everyone (triggers), and to this role by privilege too. */
-const APPEND_ONLY_TABLES = ['ledger_entries', 'audit_log', 'insertion_voids', 'insertions', 'developer_earnings'];
+const APPEND_ONLY_TABLES = ['ledger_entries', 'audit_log', 'insertion_voids', 'insertions', 'developer_earnings', 'developer_ledger_entries'];
 
 /**
  * Append-only tables whose rows a use case locks (a void locks its insertion): SELECT … FOR UPDATE

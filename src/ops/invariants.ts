@@ -1,4 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
+import { CHAIN_BREAKS_SQL } from '../modules/wallet';
 
 /**
  * The money invariants, checked with SQL against whatever the service (or a load test, or a
@@ -33,6 +34,7 @@ export interface InvariantReport {
  * Ledger kinds: credit (admin), debit (insertion), purchase, refund (coins taken back for a refund,
  * whole or partial, or a dispute), refund_reversal (a failed refund's coins back), dispute_won (a won
  * dispute's coins back), void (an insertion's coins returned), forfeit (an erased account's remaining coins).
+ * Developer ledger kinds (mills): earning (+), void (−), payout (−), payout_reversal (+).
  */
 const CHECKS: { invariant: string; sql: string }[] = [
   {
@@ -280,6 +282,49 @@ const CHECKS: { invariant: string; sql: string }[] = [
          OR sums.returned <> voided.coins
          OR spent.coins * 250 <> earned.developer + spent.coins * 75
          OR earned.gross <> spent.coins * 250`,
+  },
+  {
+    invariant: 'each developer: running balances chain from 0 by their amounts, with no gap in seq',
+    sql: `
+      SELECT developer_id, seq, amount_mills, balance_after_mills, expected
+      FROM (
+        SELECT developer_id, seq, amount_mills, balance_after_mills,
+               SUM(amount_mills) OVER (PARTITION BY developer_id ORDER BY seq) AS expected,
+               ROW_NUMBER() OVER (PARTITION BY developer_id ORDER BY seq) AS position
+        FROM developer_ledger_entries
+      ) chain
+      WHERE balance_after_mills <> expected OR seq <> position
+      LIMIT 20`,
+  },
+  {
+    invariant: "each developer: its balance is its ledger's sum (0 with no entries), and its head (last_seq) its newest entry's",
+    sql: `
+      SELECT COALESCE(b.developer_id, l.developer_id) AS developer_id, b.balance_mills, l.sum_mills, b.last_seq, l.newest_seq
+      FROM developer_balances b
+      FULL JOIN (SELECT developer_id, SUM(amount_mills) AS sum_mills, MAX(seq) AS newest_seq FROM developer_ledger_entries GROUP BY developer_id) l
+        ON l.developer_id = b.developer_id
+      WHERE COALESCE(b.balance_mills, 0) <> COALESCE(l.sum_mills, 0) OR COALESCE(b.last_seq, 0) <> COALESCE(l.newest_seq, 0)
+      LIMIT 20`,
+  },
+  {
+    invariant:
+      "the developer ledger holds each developer earning as one earning entry and each void as one void entry: same insertion, developer, mills (the void's negative) and time; nothing else about insertions",
+    sql: `
+      SELECT 'earning' AS kind, COALESCE(e.insertion_id, l.insertion_id) AS insertion_id, e.developer_id, l.developer_id AS entry_developer,
+             e.earned_mills, l.amount_mills, e.created_at, l.created_at AS entry_created_at
+      FROM developer_earnings e
+      FULL JOIN (SELECT * FROM developer_ledger_entries WHERE kind = 'earning') l ON l.insertion_id = e.insertion_id
+      WHERE e.insertion_id IS NULL OR l.id IS NULL OR l.developer_id <> e.developer_id OR l.amount_mills <> e.earned_mills OR l.created_at <> e.created_at
+      UNION ALL
+      SELECT 'void', COALESCE(v.insertion_id, l.insertion_id), v.developer_id, l.developer_id, -v.earned_mills, l.amount_mills, v.voided_at, l.created_at
+      FROM insertion_voids v
+      FULL JOIN (SELECT * FROM developer_ledger_entries WHERE kind = 'void') l ON l.insertion_id = v.insertion_id
+      WHERE v.insertion_id IS NULL OR l.id IS NULL OR l.developer_id <> v.developer_id OR l.amount_mills <> -v.earned_mills OR l.created_at <> v.voided_at
+      LIMIT 20`,
+  },
+  {
+    invariant: "every ledger's hash chain is whole (each wallet's and each developer's): the first break of each broken one",
+    sql: CHAIN_BREAKS_SQL,
   },
 ];
 

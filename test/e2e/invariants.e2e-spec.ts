@@ -1,9 +1,19 @@
 import { Pool } from 'pg';
+import { CHAIN_GENESIS_SQL, chainHashSql } from '../../src/modules/wallet/ledger-append';
 import { checkInvariants } from '../../src/ops/invariants';
 import type { TestApp } from '../support/app';
 import { createTestDatabase, testPool } from '../support/database';
 import { adminCookie, createDeveloper, createWorldApp, publishGame, signUpVerifiedPlayer } from '../support/factories';
 import { fundPlayer, idempotencyKey, paidSession, postScore } from '../support/play';
+
+/** A credit or debit written by SQL, hash-chained as the append would chain it (so only what the test breaks is broken). */
+async function appendRaw(db: Pool, walletId: string, seq: number, delta: number, balanceAfter: number, kind: 'credit' | 'debit'): Promise<void> {
+  const previous = `COALESCE((SELECT hash FROM ledger_entries WHERE wallet_id = $1 AND seq = $2 - 1), ${CHAIN_GENESIS_SQL})`;
+  const hash = chainHashSql('wallet', previous, {
+    wallet_id: '$1::uuid', seq: '$2::integer', kind: '$5::text', delta: '$3::integer', balance_after: '$4::bigint', reason: 'NULL', purchase_id: 'NULL', created_at: 'now()',
+  });
+  await db.query(`INSERT INTO ledger_entries (wallet_id, seq, delta, balance_after, kind, created_at, hash) SELECT $1, $2, $3, $4, $5, now(), ${hash}`, [walletId, seq, delta, balanceAfter, kind]);
+}
 
 /**
  * The checker itself must be able to fail: rows the service would never write are put in by SQL
@@ -28,14 +38,15 @@ describe('money invariant checker', () => {
     const account = await db.query(`INSERT INTO accounts (email, password_hash, display_name) VALUES ('inv@example.com', 'x', 'Inv') RETURNING id`);
     const player = await db.query(`INSERT INTO players (account_id, display_name) VALUES ($1, 'Inv') RETURNING id`, [account.rows[0].id]);
     walletId = (await db.query(`INSERT INTO wallets (player_id) VALUES ($1) RETURNING id`, [player.rows[0].id])).rows[0].id;
-    await db.query(`INSERT INTO ledger_entries (wallet_id, seq, delta, balance_after, kind) VALUES ($1, 1, 10, 10, 'credit')`, [walletId]);
+    await appendRaw(db, walletId, 1, 10, 10, 'credit');
     expect((await checkInvariants(db)).violations.map((v) => v.invariant)).toEqual([
       "each wallet: its head (balance, last_seq) is its latest ledger entry's (0, 0 with none)",
+      "every ledger's hash chain is whole (each wallet's and each developer's): the first break of each broken one",
     ]);
-    await db.query('UPDATE wallets SET balance = 10, last_seq = 1 WHERE id = $1', [walletId]);
+    await db.query('UPDATE wallets w SET balance = 10, last_seq = 1, last_hash = e.hash FROM ledger_entries e WHERE e.wallet_id = w.id AND w.id = $1', [walletId]);
     expect((await checkInvariants(db)).ok).toBe(true);
 
-    await db.query(`INSERT INTO ledger_entries (wallet_id, seq, delta, balance_after, kind) VALUES ($1, 2, 5, 20, 'credit')`, [walletId]);
+    await appendRaw(db, walletId, 2, 5, 20, 'credit');
     const report = await checkInvariants(db);
     expect(report.ok).toBe(false);
     expect(report.violations.map((v) => v.invariant)).toEqual(
@@ -52,7 +63,8 @@ describe('money invariant checker', () => {
       const account = await fresh.query(`INSERT INTO accounts (email, password_hash, display_name) VALUES ('d@example.com', 'x', 'D') RETURNING id`);
       const player = await fresh.query(`INSERT INTO players (account_id, display_name) VALUES ($1, 'D') RETURNING id`, [account.rows[0].id]);
       const wallet = (await fresh.query(`INSERT INTO wallets (player_id) VALUES ($1) RETURNING id`, [player.rows[0].id])).rows[0].id;
-      await fresh.query(`INSERT INTO ledger_entries (wallet_id, seq, delta, balance_after, kind) VALUES ($1, 1, 10, 10, 'credit'), ($1, 2, -2, 8, 'debit')`, [wallet]);
+      await appendRaw(fresh, wallet, 1, 10, 10, 'credit');
+      await appendRaw(fresh, wallet, 2, -2, 8, 'debit');
       const report = await checkInvariants(fresh);
       expect(report.violations.map((v) => v.invariant)).toEqual(
         expect.arrayContaining([

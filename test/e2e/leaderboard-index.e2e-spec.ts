@@ -38,8 +38,8 @@ describe('leaderboard reads use the board indexes (100,000 scores)', () => {
       SELECT g.id, v.id, p.id, 'pr_' || repeat('0', 32), false, 1
       FROM games g JOIN game_versions v ON v.game_id = g.id, players p WHERE g.id = $1`, [gameId]);
     await t.db.query(`
-      INSERT INTO ledger_entries (wallet_id, seq, delta, balance_after, kind)
-      SELECT w.id, n, 1, n, 'credit' FROM wallets w, generate_series(1, 100000) n`);
+      INSERT INTO ledger_entries (wallet_id, seq, delta, balance_after, kind, hash)
+      SELECT w.id, n, 1, n, 'credit', sha256(n::text::bytea) FROM wallets w, generate_series(1, 100000) n`);
     // Behind triggers (as a replica applies rows): the per-row foreign-key and not-voided checks took
     // 19 of the file's 21 s; every row here is made from the rows it references, and nothing is voided.
     await behindTriggers(t.db, `

@@ -283,10 +283,10 @@ describe('buying coins (sandbox)', () => {
       const purchaseId = await paidPurchase(t, player);
       const walletId = (await t.db.query<{ id: string }>('SELECT id FROM wallets WHERE player_id = $1', [player.playerId])).rows[0]!.id;
       await expect(
-        t.db.query("INSERT INTO ledger_entries (wallet_id, seq, delta, balance_after, kind, purchase_id) VALUES ($1, 2, 10, 20, 'purchase', $2)", [walletId, purchaseId]),
+        t.db.query("INSERT INTO ledger_entries (wallet_id, seq, delta, balance_after, kind, purchase_id, hash) VALUES ($1, 2, 10, 20, 'purchase', $2, sha256('x'))", [walletId, purchaseId]),
       ).rejects.toThrow(/ledger_entries_purchase_credit_key/);
       await expect(
-        t.db.query("INSERT INTO ledger_entries (wallet_id, seq, delta, balance_after, kind) VALUES ($1, 2, 10, 20, 'purchase')", [walletId]),
+        t.db.query("INSERT INTO ledger_entries (wallet_id, seq, delta, balance_after, kind, hash) VALUES ($1, 2, 10, 20, 'purchase', sha256('x'))", [walletId]),
       ).rejects.toThrow(/ledger_entries_purchase_link/);
       await expect(t.db.query("UPDATE purchases SET status = 'pending' WHERE id = $1", [purchaseId])).rejects.toThrow(/cannot go from paid to pending/);
       await expect(t.db.query('DELETE FROM purchases WHERE id = $1', [purchaseId])).rejects.toThrow(/keeps its rows/);

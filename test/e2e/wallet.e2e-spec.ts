@@ -199,10 +199,10 @@ describe('wallet, admin credits and earnings', () => {
       await expect(t.db.query('DELETE FROM ledger_entries WHERE id = $1', [res.body.entryId])).rejects.toThrow(/append-only/);
       const wallet = await t.db.query('SELECT id FROM wallets WHERE player_id = $1', [player.playerId]);
       await expect(
-        t.db.query(`INSERT INTO ledger_entries (wallet_id, seq, delta, balance_after, kind) VALUES ($1, 2, -5, -2, 'debit')`, [wallet.rows[0].id]),
+        t.db.query(`INSERT INTO ledger_entries (wallet_id, seq, delta, balance_after, kind, hash) VALUES ($1, 2, -5, -2, 'debit', sha256('x'))`, [wallet.rows[0].id]),
       ).rejects.toThrow(/ledger_entries_balance_non_negative/);
       await expect(
-        t.db.query(`INSERT INTO ledger_entries (wallet_id, seq, delta, balance_after, kind) VALUES ($1, 1, 1, 4, 'credit')`, [wallet.rows[0].id]),
+        t.db.query(`INSERT INTO ledger_entries (wallet_id, seq, delta, balance_after, kind, hash) VALUES ($1, 1, 1, 4, 'credit', sha256('x'))`, [wallet.rows[0].id]),
       ).rejects.toThrow(/ledger_entries_wallet_seq_key/);
       const rows = await t.db.query('SELECT delta, balance_after::int AS balance_after FROM ledger_entries WHERE wallet_id = $1', [wallet.rows[0].id]);
       expect(rows.rows).toEqual([{ delta: 3, balance_after: 3 }]);

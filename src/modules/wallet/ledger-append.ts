@@ -33,8 +33,60 @@ export function ledgerKindsWhere(rule: { coins?: 'in' | 'out'; purchase?: boolea
 }
 
 /** `'credit', 'purchase'`: kinds as an SQL list (they are identifiers of ours, never input). */
-export function sqlKindList(kinds: readonly LedgerKind[]): string {
+export function sqlKindList(kinds: readonly string[]): string {
   return kinds.map((k) => `'${k}'`).join(', ');
+}
+
+/**
+ * The hash chains (CONTRACT §22, docs/database.md "Hash chains"). Every entry of the wallet ledger
+ * and of the developer ledger carries `hash = sha256(previous || encoding)`: `previous` is the hash of
+ * the ledger's entry before it (the same wallet's or the same developer's; CHAIN_GENESIS, 32 zero
+ * bytes, for the first), and `encoding` the entry's fields in a fixed order, each as a 4-byte
+ * big-endian signed length (-1 for NULL) followed by the UTF-8 bytes of its canonical text: the
+ * ledger's tag first, uuids lower-case with hyphens, integers in decimal, `created_at` as whole
+ * microseconds since 1970-01-01 UTC. The chain's head (the newest hash) is kept with the balance
+ * (`wallets.last_hash`, `developer_balances.last_hash`). The append computes it in its own statement;
+ * `hash-chains.ts` recomputes every chain from the same encoding.
+ */
+export const CHAIN_GENESIS_HEX = '00'.repeat(32);
+export const CHAIN_GENESIS_SQL = `'\\x${CHAIN_GENESIS_HEX}'::bytea`;
+
+/** Each ledger's tag and the fields its hash covers, in order (changing either is a new tag and a migration). */
+export const CHAINS = {
+  wallet: {
+    tag: 'arcade/wallet-ledger/v1',
+    fields: ['wallet_id', 'seq', 'kind', 'delta', 'balance_after', 'reason', 'purchase_id', 'created_at'],
+  },
+  developer: {
+    tag: 'arcade/developer-ledger/v1',
+    fields: ['developer_id', 'seq', 'kind', 'amount_mills', 'balance_after_mills', 'insertion_id', 'payout_id', 'created_at'],
+  },
+} as const;
+export type ChainName = keyof typeof CHAINS;
+type ChainField<L extends ChainName> = (typeof CHAINS)[L]['fields'][number];
+
+/** The canonical text of a timestamptz: whole microseconds since the epoch (UTC, no time zone or DateStyle involved). */
+function micros(expression: string): string {
+  return `(extract(epoch FROM ${expression}) * 1000000)::bigint`;
+}
+
+/** One field of the encoding: length (int4, -1 for NULL) and UTF-8 bytes of its text. */
+function encodedField(text: string): string {
+  return `COALESCE(int4send(octet_length(${text})) || convert_to(${text}, 'UTF8'), int4send(-1))`;
+}
+
+/**
+ * `sha256(<previous> || <encoding>)` as SQL, from an SQL expression for each field (NULL for an
+ * absent one). The one definition of the encoding: the appends below and the chain check use it.
+ */
+export function chainHashSql<L extends ChainName>(ledger: L, previous: string, values: Record<ChainField<L>, string>): string {
+  const chain = CHAINS[ledger];
+  const parts = [encodedField(`'${chain.tag}'::text`)];
+  for (const field of chain.fields as readonly ChainField<L>[]) {
+    const value = values[field];
+    parts.push(encodedField(field === 'created_at' ? `(${micros(value)})::text` : `(${value})::text`));
+  }
+  return `sha256(${previous} || ${parts.join(' || ')})`;
 }
 
 /**
@@ -79,22 +131,33 @@ export function ledgerAppendSql(kind: LedgerKind, options: LedgerAppendOptions =
   let built = texts.get(key);
   if (!built) {
     const rule = LEDGER_KINDS[kind];
+    const sign = rule.coins === 'in' ? '' : '-';
     const columns = ['wallet_id', 'seq', 'delta', 'balance_after', 'kind'];
-    const selected = ['head.id', 'head.last_seq', `${rule.coins === 'in' ? '' : '-'}$2::integer`, 'head.balance', `'${kind}'`];
+    const selected = ['head.id', 'head.last_seq', `${sign}$2::integer`, 'head.balance', `'${kind}'`];
     let valueCount = 2;
+    let reason = 'NULL';
+    let purchase = 'NULL';
     if (kind !== 'debit') {
       columns.push('reason');
-      selected.push(`$${++valueCount}::text`);
+      selected.push((reason = `$${++valueCount}::text`));
     }
     if (rule.purchase) {
       columns.push('purchase_id');
-      selected.push(`$${++valueCount}::uuid`);
+      selected.push((purchase = `$${++valueCount}::uuid`));
     }
+    columns.push('created_at', 'hash');
+    selected.push('now()', 'head.last_hash');
+    // The SET's right-hand sides read the row as it was: last_hash is the previous entry's hash.
+    const hash = chainHashSql('wallet', 'last_hash', {
+      wallet_id: 'id', seq: 'last_seq + 1', kind: `'${kind}'`, delta: `${sign}$2::integer`,
+      balance_after: `balance ${rule.coins === 'in' ? '+' : '-'} $2::integer`, reason, purchase_id: purchase, created_at: 'now()',
+    });
     const guard = options.onlyIfCovered ? ' AND balance >= $2::integer AND frozen_at IS NULL' : '';
     const text = `WITH head AS (
-         UPDATE wallets SET balance = balance ${rule.coins === 'in' ? '+' : '-'} $2::integer, last_seq = last_seq + 1
+         UPDATE wallets SET balance = balance ${rule.coins === 'in' ? '+' : '-'} $2::integer, last_seq = last_seq + 1,
+                last_hash = ${hash}
           WHERE id = $1${guard}
-         RETURNING id, last_seq, balance
+         RETURNING id, last_seq, balance, last_hash
        ), ${as} AS (
          INSERT INTO ledger_entries (${columns.join(', ')})
          SELECT ${selected.join(', ')} FROM head
@@ -138,3 +201,117 @@ function appendStatement(kind: LedgerKind): string {
   return text;
 }
 const statements = new Map<LedgerKind, string>();
+
+/**
+ * Every kind of developer ledger entry (CONTRACT §22): which way it moves the developer's money and
+ * what it names. Amounts are mills (1/1000 USD, money.ts), exact. The balance is the ledger's sum and
+ * may go below zero (a void after a payout). The entity's checks are built from this list; the
+ * migration spells it out.
+ */
+export const DEVELOPER_LEDGER_KINDS = {
+  earning: { mills: 'in', names: 'insertion', means: "a paid insertion's 70%" },
+  void: { mills: 'out', names: 'insertion', means: "a voided insertion's earning taken back" },
+  payout: { mills: 'out', names: 'payout', means: 'money sent to the developer (pending or paid)' },
+  payout_reversal: { mills: 'in', names: 'payout', means: 'a failed payout written back' },
+} as const satisfies Record<string, { mills: 'in' | 'out'; names: 'insertion' | 'payout'; means: string }>;
+
+export type DeveloperLedgerKind = keyof typeof DEVELOPER_LEDGER_KINDS;
+export const DEVELOPER_LEDGER_KIND_NAMES = Object.keys(DEVELOPER_LEDGER_KINDS) as DeveloperLedgerKind[];
+
+export function developerLedgerKindsWhere(rule: { mills?: 'in' | 'out'; names?: 'insertion' | 'payout' }): DeveloperLedgerKind[] {
+  return DEVELOPER_LEDGER_KIND_NAMES.filter(
+    (k) => (rule.mills === undefined || DEVELOPER_LEDGER_KINDS[k].mills === rule.mills) && (rule.names === undefined || DEVELOPER_LEDGER_KINDS[k].names === rule.names),
+  );
+}
+
+/** One developer ledger entry to append: `amountMills` signed (its kind's sign), and the insertion or payout it is about. */
+export type DeveloperLedgerAppend =
+  | { developerId: string; kind: 'earning' | 'void'; amountMills: number; insertionId: string }
+  | { developerId: string; kind: 'payout' | 'payout_reversal'; amountMills: number; payoutId: string };
+
+type Placeholder = `$${number}`;
+
+export interface DeveloperLedgerAppendOptions {
+  /** The entry's CTE name (`<as>.id`, `<as>.balance_after_mills`); its head's is `<as>_head`. Default `developer_entry`. */
+  as?: string;
+  /** A CTE of the host statement: the entry is written only when it has a row (the host's own write happened). */
+  after?: string;
+  /** The host's placeholders holding the developer, the unsigned amount in mills and the insertion or payout. */
+  params: { developerId: Placeholder; amountMills: Placeholder; names: Placeholder };
+}
+
+/**
+ * The developer ledger append as SQL, the same shape as the wallet's: CTEs `<as>_head AS (INSERT INTO
+ * developer_balances ... ON CONFLICT DO UPDATE ...), <as> AS (INSERT INTO developer_ledger_entries ...)`
+ * to put in a host statement's WITH (after a comma, or after `WITH`). The head row (balance, last seq,
+ * last hash) is created by a developer's first entry and moved by every later one; its row lock
+ * serialises a developer's appends until the transaction ends, and the upsert reads the head as the
+ * last committed append left it, so seq never collides. The hash is computed in the same statement.
+ *
+ * It rides the statements that already exist (insert-coin's money statement writes the earning, the
+ * void's statement the void), so no writer sends one more statement for it; payouts (CONTRACT §22)
+ * use `appendToDeveloperLedger`. This is the only place that writes developer_ledger_entries and
+ * developer_balances (test/e2e/ledger-append.e2e-spec.ts).
+ */
+export function developerLedgerAppendSql(kind: DeveloperLedgerKind, options: DeveloperLedgerAppendOptions): string {
+  const as = options.as ?? 'developer_entry';
+  const { developerId, amountMills, names } = options.params;
+  for (const p of [developerId, amountMills, names]) if (!/^\$\d+$/.test(p)) throw new Error(`Not a placeholder: ${p}`);
+  const key = `${kind}|${as}|${options.after ?? ''}|${developerId}|${amountMills}|${names}`;
+  let text = developerTexts.get(key);
+  if (text === undefined) {
+    const rule = DEVELOPER_LEDGER_KINDS[kind];
+    const developer = `${developerId}::uuid`;
+    const signed = rule.mills === 'in' ? `${amountMills}::bigint` : `(-${amountMills}::bigint)`;
+    const link = `${names}::uuid`;
+    const insertion = rule.names === 'insertion' ? link : 'NULL';
+    const payout = rule.names === 'payout' ? link : 'NULL';
+    const first = chainHashSql('developer', CHAIN_GENESIS_SQL, {
+      developer_id: developer, seq: '1', kind: `'${kind}'`, amount_mills: signed, balance_after_mills: signed,
+      insertion_id: insertion, payout_id: payout, created_at: 'now()',
+    });
+    const next = chainHashSql('developer', 'b.last_hash', {
+      developer_id: 'b.developer_id', seq: 'b.last_seq + 1', kind: `'${kind}'`, amount_mills: signed, balance_after_mills: `b.balance_mills + ${signed}`,
+      insertion_id: insertion, payout_id: payout, created_at: 'now()',
+    });
+    text = `${as}_head AS (
+         INSERT INTO developer_balances AS b (developer_id, balance_mills, last_seq, last_hash)
+         SELECT ${developer}, ${signed}, 1, ${first}${options.after ? ` FROM ${options.after}` : ''}
+         ON CONFLICT (developer_id) DO UPDATE SET balance_mills = b.balance_mills + ${signed}, last_seq = b.last_seq + 1,
+                last_hash = ${next}
+         RETURNING developer_id, last_seq, balance_mills, last_hash
+       ), ${as} AS (
+         INSERT INTO developer_ledger_entries (developer_id, seq, kind, amount_mills, balance_after_mills, ${rule.names}_id, created_at, hash)
+         SELECT h.developer_id, h.last_seq, '${kind}', ${signed}, h.balance_mills, ${link}, now(), h.last_hash FROM ${as}_head h
+         RETURNING id, balance_after_mills
+       )`;
+    developerTexts.set(key, text);
+    developerAppends.push({ kind, text });
+  }
+  return text;
+}
+const developerTexts = new Map<string, string>();
+const developerAppends: { kind: DeveloperLedgerKind; text: string }[] = [];
+
+/** Every developer append text built so far, with its kind: what test/e2e/ledger-append.e2e-spec.ts finds in the statements sent. */
+export function builtDeveloperAppends(): readonly { kind: DeveloperLedgerKind; text: string }[] {
+  return developerAppends;
+}
+
+/** The values of a developer append whose placeholders are `$1`, `$2`, `$3` (as `appendToDeveloperLedger` numbers them); refuses a wrong sign. */
+export function developerLedgerAppendValues(entry: DeveloperLedgerAppend): unknown[] {
+  const rule = DEVELOPER_LEDGER_KINDS[entry.kind];
+  if (!Number.isSafeInteger(entry.amountMills) || entry.amountMills === 0 || entry.amountMills > 0 !== (rule.mills === 'in')) {
+    throw new Error(`A ${entry.kind} entry moves money ${rule.mills}: ${entry.amountMills} mills does not.`);
+  }
+  return [entry.developerId, Math.abs(entry.amountMills), 'insertionId' in entry ? entry.insertionId : entry.payoutId];
+}
+
+/** Appends one developer ledger entry as a statement of its own, inside the caller's transaction (payouts and their reversals). */
+export async function appendToDeveloperLedger(uow: UnitOfWork, entry: DeveloperLedgerAppend): Promise<{ entryId: string; balanceMills: number }> {
+  uow.requireTransaction();
+  const text = `WITH ${developerLedgerAppendSql(entry.kind, { params: { developerId: '$1', amountMills: '$2', names: '$3' } })}
+       SELECT developer_entry.id::text AS id, developer_entry.balance_after_mills FROM developer_entry`;
+  const row = await uow.one<{ id: string; balance_after_mills: string }>(text, developerLedgerAppendValues(entry));
+  return { entryId: row!.id, balanceMills: Number(row!.balance_after_mills) };
+}

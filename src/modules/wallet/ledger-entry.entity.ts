@@ -3,7 +3,8 @@ import { LEDGER_KIND_NAMES, LedgerKind, ledgerKindsWhere, sqlKindList } from './
 
 /**
  * One append to a wallet's ledger. Append-only: a trigger (ledger_entries_append_only, in the
- * migration) refuses UPDATE and DELETE; the checks refuse a negative balance and a forked chain.
+ * migration) refuses UPDATE and DELETE; the checks refuse a negative balance and a forked chain;
+ * `hash` chains it to the wallet's previous entry.
  * Written only by the one append (ledger-append.ts), whose kinds the checks below are built from.
  * Purchase, refund, refund_reversal and dispute_won entries name their purchase; at most one purchase
  * and one dispute_won entry per purchase (CONTRACT §19, §19.1: refunds may be partial, several).
@@ -16,6 +17,7 @@ import { LEDGER_KIND_NAMES, LedgerKind, ledgerKindsWhere, sqlKindList } from './
 @Check('ledger_entries_kind', `kind IN (${sqlKindList(LEDGER_KIND_NAMES)})`)
 @Check('ledger_entries_kind_sign', `(kind IN (${sqlKindList(ledgerKindsWhere({ coins: 'in' }))})) = (delta > 0)`)
 @Check('ledger_entries_purchase_link', `(kind IN (${sqlKindList(ledgerKindsWhere({ purchase: true }))})) = (purchase_id IS NOT NULL)`)
+@Check('ledger_entries_hash_length', 'octet_length(hash) = 32')
 @Index('ledger_entries_purchase_credit_key', ['purchaseId'], { unique: true, where: "kind = 'purchase'" })
 @Index('ledger_entries_purchase_dispute_won_key', ['purchaseId'], { unique: true, where: "kind = 'dispute_won'" })
 @Index('ledger_entries_purchase_idx', ['purchaseId'], { where: 'purchase_id IS NOT NULL' })
@@ -50,4 +52,8 @@ export class LedgerEntry {
   @Column('uuid', { name: 'purchase_id', nullable: true })
   @ForeignKey('purchases', { name: 'ledger_entries_purchase_id_fkey' })
   purchaseId!: string | null;
+
+  /** SHA-256 over the wallet's previous entry's hash and this entry's fields (docs/database.md, "Hash chains"). */
+  @Column('bytea')
+  hash!: Buffer;
 }

@@ -1,0 +1,61 @@
+import { Check, Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { DEVELOPER_LEDGER_KIND_NAMES, DeveloperLedgerKind, developerLedgerKindsWhere, sqlKindList } from './ledger-append';
+
+/**
+ * One append to a developer's ledger (CONTRACT §22), in mills. Append-only: triggers
+ * (developer_ledger_entries_append_only, _no_truncate) refuse UPDATE, DELETE and TRUNCATE to every
+ * role. Written only by the developer append (ledger-append.ts), whose kinds the checks are built
+ * from. The balance may go below zero (a void after a payout), so no check on it. `hash` chains the
+ * entry to the developer's previous one (docs/database.md, "Hash chains").
+ */
+@Entity('developer_ledger_entries')
+@Unique('developer_ledger_entries_developer_seq_key', ['developerId', 'seq'])
+@Check('developer_ledger_entries_seq_positive', 'seq >= 1')
+@Check('developer_ledger_entries_amount_non_zero', 'amount_mills <> 0')
+@Check('developer_ledger_entries_kind', `kind IN (${sqlKindList(DEVELOPER_LEDGER_KIND_NAMES)})`)
+@Check('developer_ledger_entries_kind_sign', `(kind IN (${sqlKindList(developerLedgerKindsWhere({ mills: 'in' }))})) = (amount_mills > 0)`)
+@Check('developer_ledger_entries_insertion_link', `(kind IN (${sqlKindList(developerLedgerKindsWhere({ names: 'insertion' }))})) = (insertion_id IS NOT NULL)`)
+@Check('developer_ledger_entries_payout_link', `(kind IN (${sqlKindList(developerLedgerKindsWhere({ names: 'payout' }))})) = (payout_id IS NOT NULL)`)
+@Check('developer_ledger_entries_hash_length', 'octet_length(hash) = 32')
+@Index('developer_ledger_entries_earning_key', ['insertionId'], { unique: true, where: "kind = 'earning'" })
+@Index('developer_ledger_entries_void_key', ['insertionId'], { unique: true, where: "kind = 'void'" })
+@Index('developer_ledger_entries_payout_key', ['payoutId'], { unique: true, where: "kind = 'payout'" })
+@Index('developer_ledger_entries_payout_reversal_key', ['payoutId'], { unique: true, where: "kind = 'payout_reversal'" })
+export class DeveloperLedgerEntry {
+  /** bigint identity: read as a string. */
+  @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS', primaryKeyConstraintName: 'developer_ledger_entries_pkey' })
+  id!: string;
+
+  @Column('uuid', { name: 'developer_id' })
+  @ForeignKey('developers', { name: 'developer_ledger_entries_developer_id_fkey' })
+  developerId!: string;
+
+  @Column('integer')
+  seq!: number;
+
+  @Column('text')
+  kind!: DeveloperLedgerKind;
+
+  /** Signed mills (bigint: read as a string). */
+  @Column('bigint', { name: 'amount_mills' })
+  amountMills!: string;
+
+  @Column('bigint', { name: 'balance_after_mills' })
+  balanceAfterMills!: string;
+
+  /** The insertion an earning or void is about. */
+  @Column('uuid', { name: 'insertion_id', nullable: true })
+  @ForeignKey('insertions', { name: 'developer_ledger_entries_insertion_id_fkey' })
+  insertionId!: string | null;
+
+  /** The payout a payout or payout_reversal is about (its table comes with payouts, CONTRACT §22). */
+  @Column('uuid', { name: 'payout_id', nullable: true })
+  payoutId!: string | null;
+
+  @CreateDateColumn({ type: 'timestamptz', name: 'created_at', default: () => 'now()' })
+  createdAt!: Date;
+
+  /** SHA-256 over the previous entry's hash and this entry's fields. */
+  @Column('bytea')
+  hash!: Buffer;
+}
