@@ -1,5 +1,14 @@
 import { UnitOfWork } from '../../src/database/unit-of-work';
-import { LEDGER_KIND_NAMES, ledgerAppendSql, ledgerKindsWhere } from '../../src/modules/wallet/ledger-append';
+import { randomUUID } from 'node:crypto';
+import {
+  appendToDeveloperLedger,
+  builtDeveloperAppends,
+  DEVELOPER_LEDGER_KIND_NAMES,
+  developerLedgerKindsWhere,
+  LEDGER_KIND_NAMES,
+  ledgerAppendSql,
+  ledgerKindsWhere,
+} from '../../src/modules/wallet/ledger-append';
 import { WalletService } from '../../src/modules/wallet/wallet.service';
 import type { TestApp } from '../support/app';
 import { adminCookie, createDeveloper, createWorldApp, publishGame, signUpVerifiedPlayer } from '../support/factories';
@@ -11,10 +20,14 @@ import { recordStatements, StatementLog } from '../support/statements';
  * Issue 29 item 2: the wallet ledger has one append (src/modules/wallet/ledger-append.ts), so the hash
  * chain of issue 30 is added in one place. Every statement the app sends while each writer runs is
  * read: each one that writes ledger_entries or moves a wallet's balance must begin with the append's
- * own text for its kind, and the entries written must be exactly as many as those statements.
+ * own text for its kind, and the entries written must be exactly as many as those statements. The
+ * developer ledger (issue 30) the same way: each statement writing it holds the developer append's text.
  */
 const WRITES_LEDGER = /insert\s+into\s+"?ledger_entries"?/gi;
-const MOVES_BALANCE = /update\s+"?wallets"?\s[\s\S]*?\bset\b[^;]*?\b"?(balance|last_seq)"?\s*=/i;
+const MOVES_BALANCE = /update\s+"?wallets"?\s[\s\S]*?\bset\b[^;]*?\b"?(balance|last_seq|last_hash)"?\s*=/i;
+/** The developer ledger (issue 30): its entries and its heads. */
+const WRITES_DEVELOPER_LEDGER = /insert\s+into\s+"?developer_ledger_entries"?/gi;
+const MOVES_DEVELOPER_HEAD = /(insert\s+into|update)\s+"?developer_balances"?/i;
 
 describe('the one ledger append', () => {
   let t: TestApp;
@@ -61,6 +74,11 @@ describe('the one ledger append', () => {
       await t.app.nest.get(UnitOfWork).run(() => t.app.nest.get(WalletService).returnPurchaseCoins(wallet, refunded, 10, 'refund_reversal', 'A refund failed: coins returned'));
       await fundPlayer(t, leaving, 5);
       await t.http().post('/api/me/delete').set('Cookie', leaving.cookie).send({ currentPassword: leaving.password, confirm: 'DELETE' }).expect(204); // forfeit
+      // Payouts and their reversals (CONTRACT §22): the payout run is built on this append; through the function it will call.
+      const uow = t.app.nest.get(UnitOfWork);
+      const payoutId = randomUUID();
+      await uow.run(() => appendToDeveloperLedger(uow, { developerId: dev.developerId, kind: 'payout', amountMills: -175, payoutId })); // payout
+      await uow.run(() => appendToDeveloperLedger(uow, { developerId: dev.developerId, kind: 'payout_reversal', amountMills: 175, payoutId })); // payout_reversal
     });
 
     const writes = sent.filter((text) => text.match(WRITES_LEDGER) || MOVES_BALANCE.test(text));
@@ -72,6 +90,18 @@ describe('the one ledger append', () => {
     // Each of those statements wrote its one entry, and nothing else wrote any.
     const entriesAfter = Number((await t.db.query('SELECT count(*) AS n FROM ledger_entries')).rows[0].n);
     expect(entriesAfter - entriesBefore).toBe(writes.length);
+
+    // The developer ledger: every statement that writes an entry or moves a head holds one developer append's text, one entry each.
+    const developerWrites = sent.filter((text) => text.match(WRITES_DEVELOPER_LEDGER) || MOVES_DEVELOPER_HEAD.test(text));
+    const developerAppendOf = (text: string) => builtDeveloperAppends().find((built) => text.includes(built.text))?.kind;
+    const developerStrays = developerWrites.filter((text) => (text.match(WRITES_DEVELOPER_LEDGER)?.length ?? 0) !== 1 || developerAppendOf(text) === undefined);
+    expect(developerStrays).toEqual([]);
+    expect(developerWrites.map(developerAppendOf)).toEqual(['earning', 'void', 'payout', 'payout_reversal']);
+    expect(new Set(developerWrites.map(developerAppendOf))).toEqual(new Set(DEVELOPER_LEDGER_KIND_NAMES));
+    // The earning and the void rode the statements that already wrote the debit and the void: no statement of their own.
+    expect(developerWrites.slice(0, 2).map(appendOf)).toEqual(['debit', 'void']);
+    const developerEntries = Number((await t.db.query('SELECT count(*) AS n FROM developer_ledger_entries WHERE developer_id = $1', [dev.developerId])).rows[0].n);
+    expect(developerEntries).toBe(developerWrites.length);
   });
 
   it("the database's kind constraints admit the kinds of the list, with their signs and purchase links (the migrations spell them out)", async () => {
@@ -84,5 +114,17 @@ describe('the one ledger append', () => {
     expect(rows.find((r) => r.name === 'ledger_entries_kind_sign')?.def).toMatch(/= \(delta > 0\)/);
     expect(kindsIn('ledger_entries_purchase_link')).toEqual(ledgerKindsWhere({ purchase: true }).sort());
     expect(rows.find((r) => r.name === 'ledger_entries_purchase_link')?.def).toMatch(/= \(purchase_id IS NOT NULL\)/);
+  });
+
+  it("the developer ledger's kind constraints admit the kinds of its list, with their signs and what each names", async () => {
+    const { rows } = await t.db.query<{ name: string; def: string }>(
+      "SELECT conname AS name, pg_get_constraintdef(oid) AS def FROM pg_constraint WHERE conrelid = 'developer_ledger_entries'::regclass AND contype = 'c'",
+    );
+    const kindsIn = (name: string) => [...(rows.find((r) => r.name === name)?.def ?? '').matchAll(/'(\w+)'::text/g)].map((m) => m[1]).sort();
+    expect(kindsIn('developer_ledger_entries_kind')).toEqual([...DEVELOPER_LEDGER_KIND_NAMES].sort());
+    expect(kindsIn('developer_ledger_entries_kind_sign')).toEqual(developerLedgerKindsWhere({ mills: 'in' }).sort());
+    expect(rows.find((r) => r.name === 'developer_ledger_entries_kind_sign')?.def).toMatch(/= \(amount_mills > 0\)/);
+    expect(kindsIn('developer_ledger_entries_insertion_link')).toEqual(developerLedgerKindsWhere({ names: 'insertion' }).sort());
+    expect(kindsIn('developer_ledger_entries_payout_link')).toEqual(developerLedgerKindsWhere({ names: 'payout' }).sort());
   });
 });
