@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import { CHAIN_GENESIS_SQL, chainHashSql } from '../src/modules/wallet/ledger-append';
 
 export interface BulkHistory {
   /** Ledger entries of the wallet afterwards. */
@@ -13,7 +14,9 @@ export interface BulkHistory {
 /**
  * Writes a long history for one player on one game with SQL, row for row as the service writes
  * it: each paid insertion is a 1-coin debit continuing the wallet's ledger chain, an insertion in
- * a (finished) paid play session of that player, a 70% developer earning and a score. Play sessions
+ * a (finished) paid play session of that player, a 70% developer earning with its developer ledger
+ * entry, and a score. Both ledgers' hash chains are continued from their heads (the append's encoding,
+ * chainHashSql) and the heads moved, so check:invariants holds afterwards. Play sessions
  * copy player_ref and game_version_id from a session the service opened for the same player and game.
  *
  * Scores fall with time, so every older week beats every score of this week: the weekly board
@@ -31,13 +34,19 @@ export async function writeHistory(
     // construction and checkInvariants() verifies them afterwards. Needs a superuser; else they run.
     await client.query('SET session_replication_role = replica').catch(() => undefined);
     await client.query('BEGIN');
-    const { rows: w } = await client.query<{ wallet_id: string; seq: number; balance: string }>(
-      `SELECT w.id AS wallet_id, l.seq, l.balance_after::text AS balance
+    const { rows: w } = await client.query<{ wallet_id: string; seq: number; balance: string; last_hash: Buffer }>(
+      `SELECT w.id AS wallet_id, l.seq, l.balance_after::text AS balance, w.last_hash
          FROM wallets w JOIN LATERAL (SELECT seq, balance_after FROM ledger_entries WHERE wallet_id = w.id ORDER BY seq DESC LIMIT 1) l ON true
         WHERE w.player_id = $1 FOR UPDATE OF w`,
       [args.playerId],
     );
-    const { wallet_id: walletId, seq: lastSeq } = w[0];
+    const { wallet_id: walletId, seq: lastSeq, last_hash: walletHash } = w[0];
+    const { rows: d } = await client.query<{ developer_id: string; balance: string; seq: number; last_hash: Buffer | null }>(
+      `SELECT g.developer_id, COALESCE(b.balance_mills, 0)::text AS balance, COALESCE(b.last_seq, 0) AS seq, b.last_hash
+         FROM games g LEFT JOIN developer_balances b ON b.developer_id = g.developer_id WHERE g.id = $1 FOR UPDATE OF g`,
+      [args.gameId],
+    );
+    const developer = d[0];
     const count = args.targetLedgerEntries - lastSeq;
     if (count <= 0) throw new Error('the wallet already holds the target number of entries');
     if (BigInt(w[0].balance) < BigInt(count)) throw new Error(`the wallet holds ${w[0].balance} coins; ${count} debits need more`);
@@ -59,6 +68,7 @@ export async function writeHistory(
        SELECT session_no, gen_random_uuid() AS id, min(ts) AS started_at, max(ts) AS ended_at FROM bench_plan GROUP BY session_no`,
     );
     // Temp tables have no statistics until analysed: without them the joins below go quadratic.
+    await client.query('CREATE UNIQUE INDEX ON bench_plan (n)');
     await client.query('ANALYZE bench_plan');
     await client.query('ANALYZE bench_sessions');
     await client.query(
@@ -67,13 +77,25 @@ export async function writeHistory(
          FROM bench_sessions s, play_sessions t WHERE t.id = $1`,
       [args.templateSessionId],
     );
+    const debit = (p: string) => ({
+      wallet_id: '$1::uuid', seq: `$2::integer + ${p}.n`, kind: "'debit'", delta: '-1', balance_after: `$3::bigint - ${p}.n`,
+      reason: 'NULL', purchase_id: 'NULL', created_at: `${p}.ts`,
+    });
     await client.query(
-      `INSERT INTO ledger_entries (wallet_id, seq, delta, balance_after, kind, created_at)
-       SELECT $1, $2 + n, -1, $3 - n, 'debit', ts FROM bench_plan`,
-      [walletId, lastSeq, balance],
+      `WITH RECURSIVE chain AS (
+         SELECT p.n, ${chainHashSql('wallet', '$4::bytea', debit('p'))} AS hash FROM bench_plan p WHERE p.n = 1
+         UNION ALL
+         SELECT p.n, ${chainHashSql('wallet', 'c.hash', debit('p'))} FROM chain c JOIN bench_plan p ON p.n = c.n + 1
+       )
+       INSERT INTO ledger_entries (wallet_id, seq, delta, balance_after, kind, created_at, hash)
+       SELECT $1, $2 + p.n, -1, $3 - p.n, 'debit', p.ts, c.hash FROM bench_plan p JOIN chain c USING (n) ORDER BY p.n`,
+      [walletId, lastSeq, balance, walletHash],
     );
     // The wallet's head moves with its chain, as the service's own appends move it.
-    await client.query('UPDATE wallets SET balance = balance - $2, last_seq = last_seq + $2 WHERE id = $1', [walletId, count]);
+    await client.query(
+      'UPDATE wallets SET balance = balance - $2, last_seq = last_seq + $2, last_hash = (SELECT hash FROM ledger_entries WHERE wallet_id = $1 AND seq = last_seq + $2) WHERE id = $1',
+      [walletId, count],
+    );
     await client.query(
       `INSERT INTO insertions (id, play_session_id, game_id, player_id, ledger_entry_id, coins, created_at)
        SELECT p.insertion_id, s.id, $2, $3, l.id, 1, p.ts
@@ -85,6 +107,27 @@ export async function writeHistory(
       `INSERT INTO developer_earnings (insertion_id, developer_id, game_id, coins, gross_mills, earned_mills, created_at)
        SELECT p.insertion_id, g.developer_id, g.id, 1, 250, 175, p.ts FROM bench_plan p, games g WHERE g.id = $1`,
       [args.gameId],
+    );
+    // Each earning's developer ledger entry, continuing the developer's chain, and its head.
+    const earning = (p: string) => ({
+      developer_id: '$1::uuid', seq: `$2::integer + ${p}.n`, kind: "'earning'", amount_mills: '175', balance_after_mills: `$3::bigint + 175 * ${p}.n`,
+      insertion_id: `${p}.insertion_id`, payout_id: 'NULL', created_at: `${p}.ts`,
+    });
+    await client.query(
+      `WITH RECURSIVE chain AS (
+         SELECT p.n, ${chainHashSql('developer', `COALESCE($4::bytea, ${CHAIN_GENESIS_SQL})`, earning('p'))} AS hash FROM bench_plan p WHERE p.n = 1
+         UNION ALL
+         SELECT p.n, ${chainHashSql('developer', 'c.hash', earning('p'))} FROM chain c JOIN bench_plan p ON p.n = c.n + 1
+       )
+       INSERT INTO developer_ledger_entries (developer_id, seq, kind, amount_mills, balance_after_mills, insertion_id, created_at, hash)
+       SELECT $1, $2 + p.n, 'earning', 175, $3::bigint + 175 * p.n, p.insertion_id, p.ts, c.hash FROM bench_plan p JOIN chain c USING (n) ORDER BY p.n`,
+      [developer.developer_id, developer.seq, developer.balance, developer.last_hash],
+    );
+    await client.query(
+      `INSERT INTO developer_balances (developer_id, balance_mills, last_seq, last_hash)
+       SELECT developer_id, balance_after_mills, seq, hash FROM developer_ledger_entries WHERE developer_id = $1 AND seq = $2
+       ON CONFLICT (developer_id) DO UPDATE SET balance_mills = EXCLUDED.balance_mills, last_seq = EXCLUDED.last_seq, last_hash = EXCLUDED.last_hash`,
+      [developer.developer_id, developer.seq + count],
     );
     await client.query(
       `INSERT INTO scores (game_id, insertion_id, play_session_id, player_id, score, source, initials, achieved_at, week_start)

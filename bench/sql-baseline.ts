@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { requestFingerprint } from '../src/modules/idempotency/idempotency.fingerprint';
+import { chainHashSql, developerLedgerAppendSql, ledgerAppendSql } from '../src/modules/wallet/ledger-append';
 import type { Measurement } from './load';
 import { sampleMax } from './load';
 
@@ -13,8 +14,9 @@ import { sampleMax } from './load';
  * IdempotencyRepository.storeAnswer), COMMIT. Copied as the service composes them (keep in step).
  *
  * `core` runs only the money transaction (BEGIN, the payment statement, COMMIT), the pgbench-style
- * figure of issue 20; it is kept exactly as it was when the issue set the target against it
- * (CORE_PAY below, which predates the wallet freeze's `frozen_at IS NULL`), so the ratio stays honest.
+ * figure of issue 20; it is kept as it was when the issue set the target against it (CORE_PAY below,
+ * which predates the wallet freeze's `frozen_at IS NULL`), so the ratio stays honest, except for what
+ * issue 30 made part of every debit: the hash chain and the developer ledger's entry.
  * The census (queries.ts) checks the full sequence's texts against what the service really sent.
  */
 const AUTH = `SELECT s.id AS login_session_id, a.id AS account_id, a.email, a.email_verified_at IS NOT NULL AS email_verified,
@@ -34,15 +36,9 @@ const CLAIM_AND_SESSION = `WITH claim AS (
   ps.player_id AS "playerId", ps.player_ref AS "playerRef", ps.test_mode AS "testMode", ps.coins_per_credit AS "coinsPerCredit",
   g.max_score::float8 AS "maxScore", ps.started_at AS "startedAt", ps.last_seen_at AS "lastSeenAt", ps.ended_at AS "endedAt",
   (ps.ended_at IS NULL AND ps.last_seen_at > now() - make_interval(secs => $2)) AS active FROM play_sessions ps JOIN games g ON g.id = ps.game_id WHERE ps.id = $1) AS x) AS r ON true`;
-const PAY_AND_ANSWER = `WITH head AS (
-         UPDATE wallets SET balance = balance - $2::integer, last_seq = last_seq + 1
-          WHERE id = $1 AND balance >= $2::integer AND frozen_at IS NULL
-         RETURNING id, last_seq, balance
-       ), debit AS (
-         INSERT INTO ledger_entries (wallet_id, seq, delta, balance_after, kind)
-         SELECT head.id, head.last_seq, -$2::integer, head.balance, 'debit' FROM head
-         RETURNING id, balance_after
-       ), insertion AS (
+// The money statement as WalletRepository composes it: the wallet's append (with its hash chain) and
+// the earning's developer append (issue 30) come from ledger-append.ts itself, with the repository's options.
+const PAY_AND_ANSWER = `${ledgerAppendSql('debit', { as: 'debit', onlyIfCovered: true }).text}, insertion AS (
          INSERT INTO insertions (id, play_session_id, game_id, player_id, ledger_entry_id, coins)
          SELECT $3::uuid, $4::uuid, $5::uuid, $6::uuid, debit.id, $2::integer FROM debit
          RETURNING id, created_at
@@ -50,20 +46,26 @@ const PAY_AND_ANSWER = `WITH head AS (
          INSERT INTO developer_earnings (insertion_id, developer_id, game_id, coins, gross_mills, earned_mills)
          SELECT insertion.id, $7::uuid, $5::uuid, $2::integer, $8::bigint, $9::bigint FROM insertion
          RETURNING id
-       ), touched AS (
+       ), ${developerLedgerAppendSql('earning', { as: 'earning_entry', after: 'earning', params: { developerId: '$7', amountMills: '$9', names: '$3' } })}, touched AS (
          UPDATE play_sessions SET last_seen_at = GREATEST(last_seen_at, now())
           WHERE id = $4::uuid AND EXISTS (SELECT 1 FROM insertion)
          RETURNING id
        ), rider_0 AS (UPDATE idempotency_keys SET status_code = $12, response = $13::jsonb || jsonb_build_object('balance', (SELECT balance_after FROM debit))
   WHERE caller = $10 AND key = $11 AND EXISTS (SELECT 1 FROM debit) RETURNING 1)
 SELECT (SELECT balance_after FROM debit) AS balance_after`;
+// Issue 30 chained every ledger entry and added the developer ledger: an entry without its hash is
+// refused now, so the core statement carries the chain and the earning's entry (what the money costs
+// since), and is otherwise issue 20's text (no freeze check, no rider).
+const CORE_HASH = chainHashSql('wallet', 'last_hash', {
+  wallet_id: 'id', seq: 'last_seq + 1', kind: "'debit'", delta: '-$2::integer', balance_after: 'balance - $2::integer', reason: 'NULL', purchase_id: 'NULL', created_at: 'now()',
+});
 const CORE_PAY = `WITH head AS (
-         UPDATE wallets SET balance = balance - $2::integer, last_seq = last_seq + 1
+         UPDATE wallets SET balance = balance - $2::integer, last_seq = last_seq + 1, last_hash = ${CORE_HASH}
           WHERE id = $1 AND balance >= $2::integer
-         RETURNING id, last_seq, balance
+         RETURNING id, last_seq, balance, last_hash
        ), debit AS (
-         INSERT INTO ledger_entries (wallet_id, seq, delta, balance_after, kind)
-         SELECT head.id, head.last_seq, -$2::integer, head.balance, 'debit' FROM head
+         INSERT INTO ledger_entries (wallet_id, seq, delta, balance_after, kind, created_at, hash)
+         SELECT head.id, head.last_seq, -$2::integer, head.balance, 'debit', now(), head.last_hash FROM head
          RETURNING id, balance_after
        ), insertion AS (
          INSERT INTO insertions (id, play_session_id, game_id, player_id, ledger_entry_id, coins)
@@ -73,7 +75,7 @@ const CORE_PAY = `WITH head AS (
          INSERT INTO developer_earnings (insertion_id, developer_id, game_id, coins, gross_mills, earned_mills)
          SELECT insertion.id, $7::uuid, $5::uuid, $2::integer, $8::bigint, $9::bigint FROM insertion
          RETURNING id
-       ), touched AS (
+       ), ${developerLedgerAppendSql('earning', { as: 'earning_entry', after: 'earning', params: { developerId: '$7', amountMills: '$9', names: '$3' } })}, touched AS (
          UPDATE play_sessions SET last_seen_at = GREATEST(last_seen_at, now())
           WHERE id = $4::uuid AND EXISTS (SELECT 1 FROM insertion)
          RETURNING id
