@@ -254,8 +254,9 @@ export class WalletRepository {
   }
 
   /**
-   * Voids an insertion in one statement: its coins back to the wallet (ledger kind void) and the
-   * void row that takes its earning off the developer. insertion_voids' key refuses a second void.
+   * Voids an insertion in one statement: its coins back to the wallet (ledger kind void), the void
+   * row that takes its earning off the developer, and that earning's void entry in the developer
+   * ledger. insertion_voids' key refuses a second void.
    */
   async appendVoid(v: { insertion: VoidableInsertion; reason: string; voidedBy: string; grossMills: number; earnedMills: number }): Promise<{ entryId: string; balance: number; voidedAt: Date }> {
     this.uow.requireTransaction();
@@ -277,7 +278,8 @@ export class WalletRepository {
 
   /**
    * The money statement of insert-coin: when the wallet's balance covers the price, moves its head,
-   * appends the debit, records the insertion and the developer's earning, and moves the play
+   * appends the debit, records the insertion and the developer's earning (and appends it to the
+   * developer ledger, moving the developer's head: both chains' hashes too), and moves the play
    * session's lastSeenAt (CONTRACT §6) — all or nothing, one round trip that also locks the wallet.
    * Returns null when the balance does not cover it or the wallet is frozen (CONTRACT §19: the
    * freeze costs no round trip of its own), nothing written, the wallet not locked. A `rider` (the
