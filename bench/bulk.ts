@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import { CHAIN_GENESIS_SQL, chainHashSql } from '../src/modules/wallet/ledger-append';
+import { chainHashSql, developerShardSql } from '../src/modules/wallet/ledger-append';
 
 export interface BulkHistory {
   /** Ledger entries of the wallet afterwards. */
@@ -41,10 +41,12 @@ export async function writeHistory(
       [args.playerId],
     );
     const { wallet_id: walletId, seq: lastSeq, last_hash: walletHash } = w[0];
-    const { rows: d } = await client.query<{ developer_id: string; balance: string; seq: number; last_hash: Buffer | null }>(
-      `SELECT g.developer_id, COALESCE(b.balance_mills, 0)::text AS balance, COALESCE(b.last_seq, 0) AS seq, b.last_hash
-         FROM games g LEFT JOIN developer_balances b ON b.developer_id = g.developer_id WHERE g.id = $1 FOR UPDATE OF g`,
-      [args.gameId],
+    // The developer ledger's shard the wallet's earnings go to, and its head.
+    const { rows: d } = await client.query<{ developer_id: string; shard: number; balance: string; seq: number; last_hash: Buffer }>(
+      `SELECT g.developer_id, b.shard, b.balance_mills::text AS balance, b.last_seq AS seq, b.last_hash
+         FROM games g JOIN developer_balances b ON b.developer_id = g.developer_id AND b.shard = ${developerShardSql('$2::uuid')}
+        WHERE g.id = $1 FOR UPDATE OF b`,
+      [args.gameId, walletId],
     );
     const developer = d[0];
     const count = args.targetLedgerEntries - lastSeq;
@@ -110,24 +112,24 @@ export async function writeHistory(
     );
     // Each earning's developer ledger entry, continuing the developer's chain, and its head.
     const earning = (p: string) => ({
-      developer_id: '$1::uuid', seq: `$2::integer + ${p}.n`, kind: "'earning'", amount_mills: '175', balance_after_mills: `$3::bigint + 175 * ${p}.n`,
+      developer_id: '$1::uuid', shard: '$5::smallint', seq: `$2::integer + ${p}.n`, kind: "'earning'", amount_mills: '175', balance_after_mills: `$3::bigint + 175 * ${p}.n`,
       insertion_id: `${p}.insertion_id`, payout_id: 'NULL', created_at: `${p}.ts`,
     });
     await client.query(
       `WITH RECURSIVE chain AS (
-         SELECT p.n, ${chainHashSql('developer', `COALESCE($4::bytea, ${CHAIN_GENESIS_SQL})`, earning('p'))} AS hash FROM bench_plan p WHERE p.n = 1
+         SELECT p.n, ${chainHashSql('developer', '$4::bytea', earning('p'))} AS hash FROM bench_plan p WHERE p.n = 1
          UNION ALL
          SELECT p.n, ${chainHashSql('developer', 'c.hash', earning('p'))} FROM chain c JOIN bench_plan p ON p.n = c.n + 1
        )
-       INSERT INTO developer_ledger_entries (developer_id, seq, kind, amount_mills, balance_after_mills, insertion_id, created_at, hash)
-       SELECT $1, $2 + p.n, 'earning', 175, $3::bigint + 175 * p.n, p.insertion_id, p.ts, c.hash FROM bench_plan p JOIN chain c USING (n) ORDER BY p.n`,
-      [developer.developer_id, developer.seq, developer.balance, developer.last_hash],
+       INSERT INTO developer_ledger_entries (developer_id, shard, seq, kind, amount_mills, balance_after_mills, insertion_id, created_at, hash)
+       SELECT $1, $5, $2 + p.n, 'earning', 175, $3::bigint + 175 * p.n, p.insertion_id, p.ts, c.hash FROM bench_plan p JOIN chain c USING (n) ORDER BY p.n`,
+      [developer.developer_id, developer.seq, developer.balance, developer.last_hash, developer.shard],
     );
     await client.query(
-      `INSERT INTO developer_balances (developer_id, balance_mills, last_seq, last_hash)
-       SELECT developer_id, balance_after_mills, seq, hash FROM developer_ledger_entries WHERE developer_id = $1 AND seq = $2
-       ON CONFLICT (developer_id) DO UPDATE SET balance_mills = EXCLUDED.balance_mills, last_seq = EXCLUDED.last_seq, last_hash = EXCLUDED.last_hash`,
-      [developer.developer_id, developer.seq + count],
+      `UPDATE developer_balances b SET balance_mills = e.balance_after_mills, last_seq = e.seq, last_hash = e.hash
+         FROM developer_ledger_entries e
+        WHERE b.developer_id = $1 AND b.shard = $2 AND e.developer_id = $1 AND e.shard = $2 AND e.seq = $3`,
+      [developer.developer_id, developer.shard, developer.seq + count],
     );
     await client.query(
       `INSERT INTO scores (game_id, insertion_id, play_session_id, player_id, score, source, initials, achieved_at, week_start)

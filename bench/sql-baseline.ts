@@ -46,7 +46,7 @@ const PAY_AND_ANSWER = `${ledgerAppendSql('debit', { as: 'debit', onlyIfCovered:
          INSERT INTO developer_earnings (insertion_id, developer_id, game_id, coins, gross_mills, earned_mills)
          SELECT insertion.id, $7::uuid, $5::uuid, $2::integer, $8::bigint, $9::bigint FROM insertion
          RETURNING id
-       ), ${developerLedgerAppendSql('earning', { as: 'earning_entry', after: 'earning', params: { developerId: '$7', amountMills: '$9', names: '$3' } })}, touched AS (
+       ), ${developerLedgerAppendSql('earning', { as: 'earning_entry', after: 'earning', params: { developerId: '$7', amountMills: '$9', names: '$3', walletId: '$1' } })}, touched AS (
          UPDATE play_sessions SET last_seen_at = GREATEST(last_seen_at, now())
           WHERE id = $4::uuid AND EXISTS (SELECT 1 FROM insertion)
          RETURNING id
@@ -75,7 +75,7 @@ const CORE_PAY = `WITH head AS (
          INSERT INTO developer_earnings (insertion_id, developer_id, game_id, coins, gross_mills, earned_mills)
          SELECT insertion.id, $7::uuid, $5::uuid, $2::integer, $8::bigint, $9::bigint FROM insertion
          RETURNING id
-       ), ${developerLedgerAppendSql('earning', { as: 'earning_entry', after: 'earning', params: { developerId: '$7', amountMills: '$9', names: '$3' } })}, touched AS (
+       ), ${developerLedgerAppendSql('earning', { as: 'earning_entry', after: 'earning', params: { developerId: '$7', amountMills: '$9', names: '$3', walletId: '$1' } })}, touched AS (
          UPDATE play_sessions SET last_seen_at = GREATEST(last_seen_at, now())
           WHERE id = $4::uuid AND EXISTS (SELECT 1 FROM insertion)
          RETURNING id

@@ -3,11 +3,16 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 /**
  * Issue 30 item 1 (CONTRACT §22): the developer ledger. developer_ledger_entries is append-only
  * like ledger_entries (UPDATE, DELETE and TRUNCATE refused to every role), in mills, kinds earning
- * (+), void (−), payout (−) and payout_reversal (+), each entry hash-chained to the developer's
- * previous one; developer_balances keeps each developer's head (balance, last_seq, last_hash), and
- * a trigger refuses a head that is not its newest entry's.
+ * (+), void (−), payout (−) and payout_reversal (+). A developer's ledger is SHARDS chains (shards,
+ * docs/database.md "Developer ledger shards"), each entry hash-chained to the previous one of its
+ * shard; developer_balances keeps one head per shard (balance, last_seq, last_hash), created for
+ * every developer (here for those that exist, by a trigger for new ones) at (0, 0, genesis), and a
+ * trigger refuses a head that is not its newest entry's. The developer's balance is the sum of its
+ * shards'. An earning or a void goes to its wallet's shard: the last byte of the wallet's uuid mod
+ * SHARDS (src/modules/wallet/ledger-append.ts, developerShardSql); payouts to shard 0.
  *
- * Existing earnings and voids move in: per developer, in time order (an earning at its
+ * Existing earnings and voids move in: each to its wallet's shard (the wallet of the insertion's
+ * debit / of the void's entry), per shard in time order (an earning at its
  * developer_earnings.created_at, a void at its insertion_voids.voided_at; on equal times earnings
  * first, then by id / the void's ledger entry id), seq from 1, running balances, chained; the heads
  * are set from the newest entries. developer_earnings and insertion_voids stay as the per-insertion
@@ -15,10 +20,13 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  *
  * The encoding is copied from src/modules/wallet/ledger-append.ts as it is today: sha256(previous ||
  * field || ...), each field its length as int4 (-1 for NULL) and its text's UTF-8 bytes:
- * 'arcade/developer-ledger/v1', developer_id, seq, kind, amount_mills, balance_after_mills,
+ * 'arcade/developer-ledger/v1', developer_id, shard, seq, kind, amount_mills, balance_after_mills,
  * insertion_id, payout_id, created_at as microseconds since the epoch. Genesis: 32 zero bytes.
  */
 const GENESIS = `'\\x${'00'.repeat(32)}'::bytea`;
+/** DEVELOPER_LEDGER_SHARDS as of this migration. */
+const SHARDS = 64;
+const shardOf = (wallet: string) => `get_byte(uuid_send(${wallet}), 15) % ${SHARDS}`;
 
 function field(text: string): string {
   return `COALESCE(int4send(octet_length(${text})) || convert_to(${text}, 'UTF8'), int4send(-1))`;
@@ -27,6 +35,7 @@ function field(text: string): string {
 const ENCODING = [
   "'arcade/developer-ledger/v1'::text",
   'm.developer_id::text',
+  'm.shard::text',
   'm.seq::text',
   'm.kind::text',
   'm.amount_mills::text',
@@ -43,9 +52,13 @@ export class AddDeveloperLedger1796900000000 implements MigrationInterface {
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`
+      -- No foreign keys to developers or insertions: an entry is written only from its shard's head
+      -- (whose developer_id is a foreign key) and with its developer_earnings / insertion_voids row
+      -- (whose keys they are), and check:invariants holds the ledger to those rows.
       CREATE TABLE developer_ledger_entries (
         id bigint GENERATED ALWAYS AS IDENTITY,
         developer_id uuid NOT NULL,
+        shard smallint NOT NULL,
         seq integer NOT NULL,
         kind text NOT NULL,
         amount_mills bigint NOT NULL,
@@ -55,9 +68,8 @@ export class AddDeveloperLedger1796900000000 implements MigrationInterface {
         created_at timestamptz NOT NULL DEFAULT now(),
         hash bytea NOT NULL,
         CONSTRAINT developer_ledger_entries_pkey PRIMARY KEY (id),
-        CONSTRAINT developer_ledger_entries_developer_id_fkey FOREIGN KEY (developer_id) REFERENCES developers(id),
-        CONSTRAINT developer_ledger_entries_insertion_id_fkey FOREIGN KEY (insertion_id) REFERENCES insertions(id),
-        CONSTRAINT developer_ledger_entries_developer_seq_key UNIQUE (developer_id, seq),
+        CONSTRAINT developer_ledger_entries_developer_shard_seq_key UNIQUE (developer_id, shard, seq),
+        CONSTRAINT developer_ledger_entries_shard_range CHECK (shard >= 0 AND shard < ${SHARDS}),
         CONSTRAINT developer_ledger_entries_seq_positive CHECK (seq >= 1),
         CONSTRAINT developer_ledger_entries_amount_non_zero CHECK (amount_mills <> 0),
         CONSTRAINT developer_ledger_entries_kind CHECK (kind IN ('earning', 'void', 'payout', 'payout_reversal')),
@@ -86,32 +98,43 @@ export class AddDeveloperLedger1796900000000 implements MigrationInterface {
 
       CREATE TABLE developer_balances (
         developer_id uuid NOT NULL,
+        shard smallint NOT NULL,
         balance_mills bigint NOT NULL,
         last_seq integer NOT NULL,
         last_hash bytea NOT NULL,
-        CONSTRAINT developer_balances_pkey PRIMARY KEY (developer_id),
+        CONSTRAINT developer_balances_pkey PRIMARY KEY (developer_id, shard),
         CONSTRAINT developer_balances_developer_id_fkey FOREIGN KEY (developer_id) REFERENCES developers(id),
-        CONSTRAINT developer_balances_last_seq_positive CHECK (last_seq >= 1),
+        CONSTRAINT developer_balances_shard_range CHECK (shard >= 0 AND shard < ${SHARDS}),
+        CONSTRAINT developer_balances_last_seq_non_negative CHECK (last_seq >= 0),
         CONSTRAINT developer_balances_last_hash_length CHECK (octet_length(last_hash) = 32)
       );
-      -- A head is its newest entry's (balance, seq, hash). After the statement, so an append (head and entry in one statement) sees its entry.
+      -- A head is its shard's newest entry's (balance, seq, hash), (0, 0, genesis) before the first.
+      -- After the statement, so an append (head and entry in one statement) sees its entry; one index probe.
       CREATE FUNCTION developer_balances_follow_ledger() RETURNS trigger LANGUAGE plpgsql AS $$
       DECLARE
-        newest developer_ledger_entries%ROWTYPE;
+        newest_seq integer;
+        newest_balance bigint;
+        newest_hash bytea;
       BEGIN
-        SELECT * INTO newest FROM developer_ledger_entries WHERE developer_id = NEW.developer_id ORDER BY seq DESC LIMIT 1;
-        IF newest.id IS NULL OR NEW.last_seq <> newest.seq OR NEW.balance_mills <> newest.balance_after_mills OR NEW.last_hash <> newest.hash THEN
-          RAISE EXCEPTION 'developer %: balance_mills, last_seq and last_hash (%, %, %) are not its newest ledger entry''s (%, %, %)',
-            NEW.developer_id, NEW.balance_mills, NEW.last_seq, encode(NEW.last_hash, 'hex'),
-            newest.balance_after_mills, newest.seq, encode(newest.hash, 'hex')
+        SELECT seq, balance_after_mills, hash INTO newest_seq, newest_balance, newest_hash
+          FROM developer_ledger_entries WHERE developer_id = NEW.developer_id AND shard = NEW.shard ORDER BY seq DESC LIMIT 1;
+        IF NEW.last_seq <> COALESCE(newest_seq, 0) OR NEW.balance_mills <> COALESCE(newest_balance, 0) OR NEW.last_hash <> COALESCE(newest_hash, ${GENESIS}) THEN
+          RAISE EXCEPTION 'developer % shard %: balance_mills, last_seq and last_hash (%, %, %) are not its newest ledger entry''s (%, %, %)',
+            NEW.developer_id, NEW.shard, NEW.balance_mills, NEW.last_seq, encode(NEW.last_hash, 'hex'),
+            COALESCE(newest_balance, 0), COALESCE(newest_seq, 0), encode(COALESCE(newest_hash, ${GENESIS}), 'hex')
             USING ERRCODE = 'check_violation';
         END IF;
         RETURN NULL;
       END
       $$;
       CREATE TRIGGER developer_balances_follow_ledger
-        AFTER INSERT OR UPDATE ON developer_balances
+        AFTER UPDATE ON developer_balances
         FOR EACH ROW EXECUTE FUNCTION developer_balances_follow_ledger();
+      -- A head opens empty (the trigger runs only for one that does not).
+      CREATE TRIGGER developer_balances_open_empty
+        AFTER INSERT ON developer_balances
+        FOR EACH ROW WHEN (NEW.balance_mills <> 0 OR NEW.last_seq <> 0 OR NEW.last_hash <> ${GENESIS})
+        EXECUTE FUNCTION developer_balances_follow_ledger();
       CREATE TRIGGER developer_balances_no_delete
         BEFORE DELETE ON developer_balances
         FOR EACH ROW EXECUTE FUNCTION refuse_row_removal();
@@ -119,43 +142,60 @@ export class AddDeveloperLedger1796900000000 implements MigrationInterface {
         BEFORE TRUNCATE ON developer_balances
         FOR EACH STATEMENT EXECUTE FUNCTION refuse_row_removal();
 
+      -- Every developer has its SHARDS heads from its creation, so an append is a plain UPDATE.
+      CREATE FUNCTION developers_open_ledger_heads() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        INSERT INTO developer_balances (developer_id, shard, balance_mills, last_seq, last_hash)
+        SELECT NEW.id, s, 0, 0, ${GENESIS} FROM generate_series(0, ${SHARDS - 1}) s;
+        RETURN NULL;
+      END
+      $$;
+      CREATE TRIGGER developers_open_ledger_heads
+        AFTER INSERT ON developers
+        FOR EACH ROW EXECUTE FUNCTION developers_open_ledger_heads();
+
       -- Existing earnings and voids, per developer in time order, with running balances.
       CREATE TEMP TABLE move_developer_ledger AS
         SELECT m.*, row_number() OVER w AS seq, sum(m.amount_mills) OVER w AS balance_after_mills
           FROM (
-            SELECT developer_id, 'earning' AS kind, earned_mills AS amount_mills, insertion_id, created_at, 0 AS kind_order, id AS tie
-              FROM developer_earnings
+            SELECT e.developer_id, ${shardOf('l.wallet_id')} AS shard, 'earning' AS kind, e.earned_mills AS amount_mills, e.insertion_id, e.created_at, 0 AS kind_order, e.id AS tie
+              FROM developer_earnings e JOIN insertions i ON i.id = e.insertion_id JOIN ledger_entries l ON l.id = i.ledger_entry_id
             UNION ALL
-            SELECT developer_id, 'void', -earned_mills, insertion_id, voided_at, 1, ledger_entry_id
-              FROM insertion_voids
+            SELECT v.developer_id, ${shardOf('l.wallet_id')}, 'void', -v.earned_mills, v.insertion_id, v.voided_at, 1, v.ledger_entry_id
+              FROM insertion_voids v JOIN ledger_entries l ON l.id = v.ledger_entry_id
           ) m
-        WINDOW w AS (PARTITION BY m.developer_id ORDER BY m.created_at, m.kind_order, m.tie ROWS UNBOUNDED PRECEDING);
+        WINDOW w AS (PARTITION BY m.developer_id, m.shard ORDER BY m.created_at, m.kind_order, m.tie ROWS UNBOUNDED PRECEDING);
       ALTER TABLE move_developer_ledger ADD COLUMN encoding bytea;
       UPDATE move_developer_ledger m SET encoding = ${ENCODING};
-      CREATE UNIQUE INDEX ON move_developer_ledger (developer_id, seq);
+      CREATE UNIQUE INDEX ON move_developer_ledger (developer_id, shard, seq);
       ANALYZE move_developer_ledger;
 
       WITH RECURSIVE chain AS (
-        SELECT m.developer_id, m.seq, sha256(${GENESIS} || m.encoding) AS hash
+        SELECT m.developer_id, m.shard, m.seq, sha256(${GENESIS} || m.encoding) AS hash
           FROM move_developer_ledger m WHERE m.seq = 1
         UNION ALL
-        SELECT m.developer_id, m.seq, sha256(chain.hash || m.encoding)
-          FROM chain JOIN move_developer_ledger m ON m.developer_id = chain.developer_id AND m.seq = chain.seq + 1
+        SELECT m.developer_id, m.shard, m.seq, sha256(chain.hash || m.encoding)
+          FROM chain JOIN move_developer_ledger m ON m.developer_id = chain.developer_id AND m.shard = chain.shard AND m.seq = chain.seq + 1
       )
-      INSERT INTO developer_ledger_entries (developer_id, seq, kind, amount_mills, balance_after_mills, insertion_id, created_at, hash)
-      SELECT m.developer_id, m.seq, m.kind, m.amount_mills, m.balance_after_mills, m.insertion_id, m.created_at, chain.hash
-        FROM move_developer_ledger m JOIN chain ON chain.developer_id = m.developer_id AND chain.seq = m.seq
-       ORDER BY m.developer_id, m.seq;
+      INSERT INTO developer_ledger_entries (developer_id, shard, seq, kind, amount_mills, balance_after_mills, insertion_id, created_at, hash)
+      SELECT m.developer_id, m.shard, m.seq, m.kind, m.amount_mills, m.balance_after_mills, m.insertion_id, m.created_at, chain.hash
+        FROM move_developer_ledger m JOIN chain ON chain.developer_id = m.developer_id AND chain.shard = m.shard AND chain.seq = m.seq
+       ORDER BY m.developer_id, m.shard, m.seq;
       DROP TABLE move_developer_ledger;
 
-      INSERT INTO developer_balances (developer_id, balance_mills, last_seq, last_hash)
-      SELECT DISTINCT ON (developer_id) developer_id, balance_after_mills, seq, hash
-        FROM developer_ledger_entries ORDER BY developer_id, seq DESC;
+      -- Every developer's heads: its shards' newest entries, (0, 0, genesis) for a shard with none.
+      INSERT INTO developer_balances (developer_id, shard, balance_mills, last_seq, last_hash)
+      SELECT d.id, s, COALESCE(n.balance_after_mills, 0), COALESCE(n.seq, 0), COALESCE(n.hash, ${GENESIS})
+        FROM developers d CROSS JOIN generate_series(0, ${SHARDS - 1}) s
+        LEFT JOIN LATERAL (SELECT balance_after_mills, seq, hash FROM developer_ledger_entries x
+                            WHERE x.developer_id = d.id AND x.shard = s ORDER BY seq DESC LIMIT 1) n ON true;
     `);
   }
 
   async down(q: QueryRunner): Promise<void> {
     await q.query(`
+      DROP TRIGGER developers_open_ledger_heads ON developers;
+      DROP FUNCTION developers_open_ledger_heads();
       DROP TABLE developer_balances;
       DROP FUNCTION developer_balances_follow_ledger();
       DROP TABLE developer_ledger_entries;

@@ -1,5 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
-import { CHAIN_BREAKS_SQL } from '../modules/wallet';
+import { CHAIN_BREAKS_SQL, DEVELOPER_LEDGER_SHARDS, DEVELOPER_LEVEL_SHARD, developerShardSql } from '../modules/wallet';
 
 /**
  * The money invariants, checked with SQL against whatever the service (or a load test, or a
@@ -284,26 +284,30 @@ const CHECKS: { invariant: string; sql: string }[] = [
          OR earned.gross <> spent.coins * 250`,
   },
   {
-    invariant: 'each developer: running balances chain from 0 by their amounts, with no gap in seq',
+    invariant: "each developer ledger shard: running balances chain from 0 by their amounts, with no gap in seq",
     sql: `
-      SELECT developer_id, seq, amount_mills, balance_after_mills, expected
+      SELECT developer_id, shard, seq, amount_mills, balance_after_mills, expected
       FROM (
-        SELECT developer_id, seq, amount_mills, balance_after_mills,
-               SUM(amount_mills) OVER (PARTITION BY developer_id ORDER BY seq) AS expected,
-               ROW_NUMBER() OVER (PARTITION BY developer_id ORDER BY seq) AS position
+        SELECT developer_id, shard, seq, amount_mills, balance_after_mills,
+               SUM(amount_mills) OVER (PARTITION BY developer_id, shard ORDER BY seq) AS expected,
+               ROW_NUMBER() OVER (PARTITION BY developer_id, shard ORDER BY seq) AS position
         FROM developer_ledger_entries
       ) chain
       WHERE balance_after_mills <> expected OR seq <> position
       LIMIT 20`,
   },
   {
-    invariant: "each developer: its balance is its ledger's sum (0 with no entries), and its head (last_seq) its newest entry's",
+    invariant: `each developer has its ${DEVELOPER_LEDGER_SHARDS} shard heads, each its shard's newest entry's (balance, last_seq; 0 with no entries), so its balance (their sum) is its ledger's sum`,
     sql: `
-      SELECT COALESCE(b.developer_id, l.developer_id) AS developer_id, b.balance_mills, l.sum_mills, b.last_seq, l.newest_seq
+      SELECT COALESCE(b.developer_id, l.developer_id, d.developer_id) AS developer_id, COALESCE(b.shard, l.shard, d.shard) AS shard,
+             b.balance_mills, l.sum_mills, b.last_seq, l.newest_seq
       FROM developer_balances b
-      FULL JOIN (SELECT developer_id, SUM(amount_mills) AS sum_mills, MAX(seq) AS newest_seq FROM developer_ledger_entries GROUP BY developer_id) l
-        ON l.developer_id = b.developer_id
-      WHERE COALESCE(b.balance_mills, 0) <> COALESCE(l.sum_mills, 0) OR COALESCE(b.last_seq, 0) <> COALESCE(l.newest_seq, 0)
+      FULL JOIN (SELECT developer_id, shard, SUM(amount_mills) AS sum_mills, MAX(seq) AS newest_seq FROM developer_ledger_entries GROUP BY developer_id, shard) l
+        ON l.developer_id = b.developer_id AND l.shard = b.shard
+      FULL JOIN (SELECT id AS developer_id, s AS shard FROM developers, generate_series(0, ${DEVELOPER_LEDGER_SHARDS - 1}) s) d
+        ON d.developer_id = COALESCE(b.developer_id, l.developer_id) AND d.shard = COALESCE(b.shard, l.shard)
+      WHERE b.developer_id IS NULL OR d.developer_id IS NULL
+         OR b.balance_mills <> COALESCE(l.sum_mills, 0) OR b.last_seq <> COALESCE(l.newest_seq, 0)
       LIMIT 20`,
   },
   {
@@ -320,6 +324,17 @@ const CHECKS: { invariant: string; sql: string }[] = [
       FROM insertion_voids v
       FULL JOIN (SELECT * FROM developer_ledger_entries WHERE kind = 'void') l ON l.insertion_id = v.insertion_id
       WHERE v.insertion_id IS NULL OR l.id IS NULL OR l.developer_id <> v.developer_id OR l.amount_mills <> -v.earned_mills OR l.created_at <> v.voided_at
+      LIMIT 20`,
+  },
+  {
+    invariant: "each developer ledger entry is in its shard: an earning's or a void's is its insertion's wallet's, a payout's or a payout reversal's the developer-level one",
+    sql: `
+      SELECT l.id, l.developer_id, l.kind, l.insertion_id, l.payout_id, l.shard,
+             CASE WHEN l.insertion_id IS NULL THEN ${DEVELOPER_LEVEL_SHARD} ELSE ${developerShardSql('w.wallet_id')} END AS expected_shard
+      FROM developer_ledger_entries l
+      LEFT JOIN insertions i ON i.id = l.insertion_id
+      LEFT JOIN ledger_entries w ON w.id = i.ledger_entry_id
+      WHERE l.shard IS DISTINCT FROM CASE WHEN l.insertion_id IS NULL THEN ${DEVELOPER_LEVEL_SHARD} ELSE ${developerShardSql('w.wallet_id')} END
       LIMIT 20`,
   },
   {

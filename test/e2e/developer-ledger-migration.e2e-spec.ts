@@ -3,6 +3,7 @@ import { MIGRATIONS } from '../../migrations';
 import { ChainLedgerEntries1796890000000 } from '../../migrations/1796890000000-chain-ledger-entries';
 import { createDataSource, runMigrations } from '../../src/database/data-source';
 import { findChainBreaks } from '../../src/modules/wallet';
+import { DEVELOPER_LEDGER_SHARDS } from '../../src/modules/wallet/ledger-append';
 import { checkInvariants } from '../../src/ops/invariants';
 import { testPool } from '../support/database';
 import { adminCookie, createDeveloper, createWorldApp, publishGame, signUpVerifiedPlayer } from '../support/factories';
@@ -16,7 +17,8 @@ import { fundPlayer, idempotencyKey, paidSession } from '../support/play';
  * tables go; the entries, earnings and voids stay, as they were before) and applied again. The
  * migration must chain every existing wallet entry and move every earning and void into the
  * developer ledger exactly as the live appends wrote them: same seq, amounts, balances, times and
- * hashes (which also shows that the migration's copy of the encoding is the service's).
+ * hashes (which also shows that the migration's copy of the encoding and of the shard rule is the
+ * service's), every developer's shard heads set.
  */
 describe('migration: chain the ledgers and move earnings into the developer ledger', () => {
   const POOL = { dbPoolSize: 2, dbAcquireTimeoutMs: 5000, dbStatementTimeoutMs: 10000 };
@@ -27,29 +29,38 @@ describe('migration: chain the ledgers and move earnings into the developer ledg
     );
     const heads = await db.query(`SELECT id, balance::text, last_seq, encode(last_hash, 'hex') AS last_hash FROM wallets ORDER BY id`);
     const developer = await db.query(
-      `SELECT developer_id, seq, kind, amount_mills::text, balance_after_mills::text, insertion_id, payout_id, created_at, encode(hash, 'hex') AS hash
-         FROM developer_ledger_entries ORDER BY developer_id, seq`,
+      `SELECT developer_id, shard, seq, kind, amount_mills::text, balance_after_mills::text, insertion_id, payout_id, created_at, encode(hash, 'hex') AS hash
+         FROM developer_ledger_entries ORDER BY developer_id, shard, seq`,
     );
-    const balances = await db.query(`SELECT developer_id, balance_mills::text, last_seq, encode(last_hash, 'hex') AS last_hash FROM developer_balances ORDER BY developer_id`);
+    const balances = await db.query(
+      `SELECT developer_id, shard, balance_mills::text, last_seq, encode(last_hash, 'hex') AS last_hash FROM developer_balances ORDER BY developer_id, shard`,
+    );
     return { wallet: wallet.rows, heads: heads.rows, developer: developer.rows, balances: balances.rows };
   }
 
   it('chains every existing wallet entry and moves earnings and voids in order, heads set, exactly as the appends write them', async () => {
     const t = await createWorldApp();
     let url: string;
+    let devA: string;
+    let shardOfAlice: number;
+    let shardOfBob: number;
     try {
       url = t.databaseUrl;
       const admin = await adminCookie(t);
-      const devA = await createDeveloper(t, { displayName: 'Studio A' });
+      const studioA = await createDeveloper(t, { displayName: 'Studio A' });
+      devA = studioA.developerId;
       const devB = await createDeveloper(t, { displayName: 'Studio B' });
       await createDeveloper(t, { displayName: 'Studio without earnings' });
-      const gameA = await publishGame(t, devA, { coinsPerCredit: 2 });
-      const gameA2 = await publishGame(t, devA, { coinsPerCredit: 1 });
+      const gameA = await publishGame(t, studioA, { coinsPerCredit: 2 });
+      const gameA2 = await publishGame(t, studioA, { coinsPerCredit: 1 });
       const gameB = await publishGame(t, devB, { coinsPerCredit: 3 });
       const alice = await signUpVerifiedPlayer(t);
       const bob = await signUpVerifiedPlayer(t);
       await fundPlayer(t, alice, 20);
       await fundPlayer(t, bob, 20);
+      const walletOf = async (playerId: string) => (await t.db.query('SELECT id FROM wallets WHERE player_id = $1', [playerId])).rows[0].id as string;
+      shardOfAlice = parseInt((await walletOf(alice.playerId)).slice(-2), 16) % DEVELOPER_LEDGER_SHARDS;
+      shardOfBob = parseInt((await walletOf(bob.playerId)).slice(-2), 16) % DEVELOPER_LEDGER_SHARDS;
       const a1 = await paidSession(t, alice, gameA.slug);
       await paidSession(t, bob, gameB.slug);
       await paidSession(t, alice, gameA2.slug);
@@ -72,7 +83,15 @@ describe('migration: chain the ledgers and move earnings into the developer ledg
     try {
       const before = await snapshot(db);
       expect(before.developer.map((e) => e.kind).sort()).toEqual(['earning', 'earning', 'earning', 'earning', 'earning', 'earning', 'void', 'void']);
-      expect(before.balances).toHaveLength(2);
+      // Every developer's shard heads, the one without earnings too; each earning and void in its wallet's shard.
+      expect(before.balances).toHaveLength(3 * DEVELOPER_LEDGER_SHARDS);
+      const { rows: misplaced } = await db.query(
+        `SELECT e.id FROM developer_ledger_entries e JOIN insertions i ON i.id = e.insertion_id JOIN ledger_entries w ON w.id = i.ledger_entry_id
+          WHERE e.shard <> ('x' || right(w.wallet_id::text, 2))::bit(8)::int % ${DEVELOPER_LEDGER_SHARDS}`,
+      );
+      expect(misplaced).toEqual([]);
+      // Studio A's earnings come from two wallets: in two shards (unless both wallets share one).
+      expect(new Set(before.developer.filter((e) => e.developer_id === devA).map((e) => e.shard)).size).toBe(shardOfAlice === shardOfBob ? 1 : 2);
       expect(new Set(before.wallet.map((e) => e.kind))).toEqual(new Set(['credit', 'debit', 'void', 'purchase', 'refund']));
 
       // Back to the schema before issue 30: the hashes and the developer ledger are gone, the money stays.

@@ -3,7 +3,7 @@ import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 import { UnitOfWork } from '../../src/database/unit-of-work';
 import { findChainBreaks, millsToUsd } from '../../src/modules/wallet';
-import { appendToDeveloperLedger, CHAIN_GENESIS_HEX, CHAINS } from '../../src/modules/wallet/ledger-append';
+import { appendToDeveloperLedger, CHAIN_GENESIS_HEX, CHAINS, DEVELOPER_LEDGER_SHARDS } from '../../src/modules/wallet/ledger-append';
 import { WalletService } from '../../src/modules/wallet/wallet.service';
 import { checkInvariants } from '../../src/ops/invariants';
 import type { TestApp } from '../support/app';
@@ -14,12 +14,18 @@ import { fundPlayer, idempotencyKey, paidSession, startSession } from '../suppor
 /**
  * Issue 30 items 1 and 5 (CONTRACT §22): the developer ledger, written in the insertion's and the
  * void's own statements, append-only for everyone, and both ledgers hash-chained, so an edit
- * behind the service's back is found by the chain check and check:invariants, by name.
+ * behind the service's back is found by the chain check and check:invariants, by name. A developer's
+ * ledger is DEVELOPER_LEDGER_SHARDS chains, each with its head; an earning or a void goes to its
+ * wallet's shard (the uuid's last byte mod N, computed here in Node from the documented rule).
  */
 const CHAIN_INVARIANT = "every ledger's hash chain is whole (each wallet's and each developer's): the first break of each broken one";
 
+/** The documented shard rule: the last byte of the wallet's uuid, mod the number of shards. */
+const shardOf = (walletId: string) => parseInt(walletId.slice(-2), 16) % DEVELOPER_LEDGER_SHARDS;
+
 interface DevEntry {
   id: string;
+  shard: number;
   seq: number;
   kind: string;
   amount: number;
@@ -41,19 +47,28 @@ describe('the developer ledger', () => {
 
   async function entriesOf(developerId: string): Promise<DevEntry[]> {
     const { rows } = await t.db.query<DevEntry>(
-      `SELECT id::text, seq, kind, amount_mills::int AS amount, balance_after_mills::int AS "balanceAfter", insertion_id AS "insertionId"
-         FROM developer_ledger_entries WHERE developer_id = $1 ORDER BY seq`,
+      `SELECT id::text, shard, seq, kind, amount_mills::int AS amount, balance_after_mills::int AS "balanceAfter", insertion_id AS "insertionId"
+         FROM developer_ledger_entries WHERE developer_id = $1 ORDER BY shard, seq`,
       [developerId],
     );
     return rows;
   }
 
-  async function headOf(developerId: string): Promise<{ balance: number; lastSeq: number; lastHash: string } | undefined> {
-    const { rows } = await t.db.query(
-      `SELECT balance_mills::int AS balance, last_seq AS "lastSeq", encode(last_hash, 'hex') AS "lastHash" FROM developer_balances WHERE developer_id = $1`,
+  type Head = { shard: number; balance: number; lastSeq: number; lastHash: string };
+  /** Every shard head of the developer, in shard order. */
+  async function headsOf(developerId: string): Promise<Head[]> {
+    const { rows } = await t.db.query<Head>(
+      `SELECT shard, balance_mills::int AS balance, last_seq AS "lastSeq", encode(last_hash, 'hex') AS "lastHash" FROM developer_balances WHERE developer_id = $1 ORDER BY shard`,
       [developerId],
     );
-    return rows[0];
+    return rows;
+  }
+  /** The head of one wallet's shard; every other shard still at (0, 0, genesis). */
+  async function headOf(developerId: string, walletId: string): Promise<Head> {
+    const heads = await headsOf(developerId);
+    expect(heads.map((h) => h.shard)).toEqual(Array.from({ length: DEVELOPER_LEDGER_SHARDS }, (_, i) => i));
+    expect(heads.filter((h) => h.shard !== shardOf(walletId) && (h.balance !== 0 || h.lastSeq !== 0 || h.lastHash !== CHAIN_GENESIS_HEX))).toEqual([]);
+    return heads[shardOf(walletId)]!;
   }
 
   async function voidIt(insertionId: string) {
@@ -71,7 +86,7 @@ describe('the developer ledger', () => {
   }
 
   it('writes +70% per paid insertion and −the earning per void, with running balances, and the earnings answers equal the ledger', async () => {
-    const { dev, game, player } = await world();
+    const { dev, game, player, walletId } = await world();
     const first = await paidSession(t, player, game.slug);
     const second = await paidSession(t, player, game.slug);
     expect((await voidIt(first.insertionId)).status).toBe(200);
@@ -79,16 +94,16 @@ describe('the developer ledger', () => {
     await startSession(t, dev, game.slug, { preview: true });
 
     expect(await entriesOf(dev.developerId)).toEqual([
-      { id: expect.any(String), seq: 1, kind: 'earning', amount: 350, balanceAfter: 350, insertionId: first.insertionId },
-      { id: expect.any(String), seq: 2, kind: 'earning', amount: 350, balanceAfter: 700, insertionId: second.insertionId },
-      { id: expect.any(String), seq: 3, kind: 'void', amount: -350, balanceAfter: 350, insertionId: first.insertionId },
+      { id: expect.any(String), shard: shardOf(walletId), seq: 1, kind: 'earning', amount: 350, balanceAfter: 350, insertionId: first.insertionId },
+      { id: expect.any(String), shard: shardOf(walletId), seq: 2, kind: 'earning', amount: 350, balanceAfter: 700, insertionId: second.insertionId },
+      { id: expect.any(String), shard: shardOf(walletId), seq: 3, kind: 'void', amount: -350, balanceAfter: 350, insertionId: first.insertionId },
     ]);
-    const head = await headOf(dev.developerId);
+    const head = await headOf(dev.developerId, walletId);
     expect(head).toMatchObject({ balance: 350, lastSeq: 3 });
     // The §3 answer (from the per-insertion records) and the ledger's sum are the same money.
     const earnings = await t.http().get('/api/portal/earnings').set('Cookie', dev.cookie).expect(200);
     expect(earnings.body.total).toEqual({ insertions: 1, coins: 2, grossUsd: '0.5', earnedUsd: '0.35' });
-    expect(earnings.body.total.earnedUsd).toBe(millsToUsd(head!.balance));
+    expect(earnings.body.total.earnedUsd).toBe(millsToUsd(head.balance));
     expect((await checkInvariants(t.db)).violations).toEqual([]);
   });
 
@@ -119,14 +134,18 @@ describe('the developer ledger', () => {
     const micros = `((extract(epoch FROM created_at) * 1000000)::bigint)::text`;
 
     const dev_ = await t.db.query(
-      `SELECT hash, developer_id::text, seq::text, kind, amount_mills::text, balance_after_mills::text, insertion_id::text, payout_id::text, ${micros} AS created
+      `SELECT hash, developer_id::text, shard::text, seq::text, kind, amount_mills::text, balance_after_mills::text, insertion_id::text, payout_id::text, ${micros} AS created
          FROM developer_ledger_entries WHERE developer_id = $1 ORDER BY seq`,
       [dev.developerId],
     );
-    const devChain = chain(dev_.rows.map((r) => ({ hash: r.hash, fields: [CHAINS.developer.tag, r.developer_id, r.seq, r.kind, r.amount_mills, r.balance_after_mills, r.insertion_id, r.payout_id, r.created] })));
+    const devChain = chain(dev_.rows.map((r) => ({ hash: r.hash, fields: [CHAINS.developer.tag, r.developer_id, r.shard, r.seq, r.kind, r.amount_mills, r.balance_after_mills, r.insertion_id, r.payout_id, r.created] })));
     expect(devChain).toHaveLength(2);
     for (const link of devChain) expect(link.stored).toBe(link.expected);
-    expect((await headOf(dev.developerId))!.lastHash).toBe(devChain[1]!.stored);
+    expect(dev_.rows.map((r) => Number(r.shard))).toEqual([shardOf(walletId), shardOf(walletId)]);
+    expect((await headOf(dev.developerId, walletId)).lastHash).toBe(devChain[1]!.stored);
+    // A developer with no entry yet has all its shard heads at (0, 0, genesis).
+    const freshDev = await createDeveloper(t);
+    expect(await headsOf(freshDev.developerId)).toEqual(Array.from({ length: DEVELOPER_LEDGER_SHARDS }, (_, shard) => ({ shard, balance: 0, lastSeq: 0, lastHash: CHAIN_GENESIS_HEX })));
 
     const wallet = await t.db.query(
       `SELECT hash, wallet_id::text, seq::text, kind, delta::text, balance_after::text, reason, purchase_id::text, ${micros} AS created
@@ -165,6 +184,8 @@ describe('the developer ledger', () => {
     expect(await refused(app, `DELETE FROM developer_balances WHERE developer_id = ${d}`)).toMatch(/^42501: permission denied/);
     expect(await refused(t.db, `DELETE FROM developer_balances WHERE developer_id = ${d}`)).toMatch(/^42501: developer_balances keeps its rows/);
     expect(await refused(t.db, 'TRUNCATE developer_balances')).toMatch(/^42501: developer_balances keeps its rows/);
+    // One head per shard: a second one (to fork a chain) is refused.
+    expect(await refused(t.db, `INSERT INTO developer_balances (developer_id, shard, balance_mills, last_seq, last_hash) VALUES (${d}, 0, 0, 0, '\\x${CHAIN_GENESIS_HEX}')`)).toMatch(/^23505: .*developer_balances_pkey/);
     // The head follows its ledger, for every role (the app role may UPDATE the head: the append does).
     for (const db of [app, t.db]) {
       expect(await refused(db, `UPDATE developer_balances SET balance_mills = balance_mills + 5000000 WHERE developer_id = ${d}`)).toMatch(/^23514: developer .* are not its newest ledger entry's/);
@@ -175,19 +196,21 @@ describe('the developer ledger', () => {
     // An entry of the wrong sign, or without what it is about, or a second earning for one insertion.
     const insertionId = (await entriesOf(dev.developerId))[0]!.insertionId;
     const insert = (kind: string, amount: number, insertion: string | null, payout: string | null) =>
-      refused(t.db, `INSERT INTO developer_ledger_entries (developer_id, seq, kind, amount_mills, balance_after_mills, insertion_id, payout_id, hash)
-                     VALUES (${d}, 9, '${kind}', ${amount}, 0, ${insertion ? `'${insertion}'` : 'NULL'}, ${payout ? `'${payout}'` : 'NULL'}, sha256('x'))`);
+      refused(t.db, `INSERT INTO developer_ledger_entries (developer_id, shard, seq, kind, amount_mills, balance_after_mills, insertion_id, payout_id, hash)
+                     VALUES (${d}, 0, 9, '${kind}', ${amount}, 0, ${insertion ? `'${insertion}'` : 'NULL'}, ${payout ? `'${payout}'` : 'NULL'}, sha256('x'))`);
     expect(await insert('earning', -175, insertionId, null)).toMatch(/developer_ledger_entries_kind_sign/);
     expect(await insert('payout', -175, insertionId, null)).toMatch(/developer_ledger_entries_(insertion|payout)_link/);
     expect(await insert('earning', 175, insertionId, null)).toMatch(/developer_ledger_entries_earning_key/);
     expect(await insert('bonus', 175, null, null)).toMatch(/developer_ledger_entries_kind/);
+    expect(await refused(t.db, `INSERT INTO developer_ledger_entries (developer_id, shard, seq, kind, amount_mills, balance_after_mills, payout_id, hash)
+                                VALUES (${d}, ${DEVELOPER_LEDGER_SHARDS}, 1, 'payout', -5, -5, gen_random_uuid(), sha256('x'))`)).toMatch(/developer_ledger_entries_shard_range/);
     expect(await entriesOf(dev.developerId)).toHaveLength(1);
   });
 
   it('an insert-coin or a void rolled back leaves no entry and the head where it was: they are written in the same transaction', async () => {
     const { dev, game, player, walletId } = await world();
     const kept = await paidSession(t, player, game.slug);
-    const before = await headOf(dev.developerId);
+    const before = await headsOf(dev.developerId);
     const uow = t.app.nest.get(UnitOfWork);
     const wallets = t.app.nest.get(WalletService);
     const { sessionId } = await startSession(t, player, game.slug);
@@ -204,7 +227,7 @@ describe('the developer ledger', () => {
     ).rejects.toBe(rollback);
     // ...and gone with it.
     expect((await t.db.query('SELECT count(*)::int AS n FROM developer_ledger_entries WHERE insertion_id = $1', [insertionId])).rows[0].n).toBe(0);
-    expect(await headOf(dev.developerId)).toEqual(before);
+    expect(await headsOf(dev.developerId)).toEqual(before);
 
     await expect(
       uow.run(async () => {
@@ -215,11 +238,11 @@ describe('the developer ledger', () => {
       }),
     ).rejects.toBe(rollback);
     expect((await entriesOf(dev.developerId)).map((e) => e.kind)).toEqual(['earning']);
-    expect(await headOf(dev.developerId)).toEqual(before);
+    expect(await headsOf(dev.developerId)).toEqual(before);
     expect((await checkInvariants(t.db)).violations).toEqual([]);
   });
 
-  it('parallel insert-coins by many players and a void on the same developer, all queued on its head: one gap-free chain whose sum is the head', async () => {
+  it("parallel insert-coins by many players and a void on the same developer, all queued behind its heads held as a payout holds them: each player's entries in its wallet's shard, every shard gap-free, the heads' sum the ledger's", async () => {
     // Its own app: enough connections for every request to wait inside the database at once.
     const r = await createWorldApp({ env: { DB_POOL_SIZE: '30', DB_STATEMENT_TIMEOUT_MS: '10000', DB_ACQUIRE_TIMEOUT_MS: '10000' } });
     try {
@@ -236,14 +259,15 @@ describe('the developer ledger', () => {
         () => r.http().post(`/api/admin/insertions/${toVoid.insertionId}/void`).set('Cookie', radmin).send({ reason: 'Charged by a game bug', idempotencyKey: idempotencyKey('void') }),
       ];
 
-      // The developer's head is held elsewhere until every request waits for a lock: then they all run against each other.
+      // Every shard head of the developer is held elsewhere, in shard order as a payout locks them (lockDeveloperHeads),
+      // until every request waits for a lock: then they all run against each other.
       const holder = new Client({ connectionString: r.databaseUrl });
       await holder.connect();
       let answers: { status: number }[];
       let waited = 0;
       try {
         await holder.query('BEGIN');
-        await holder.query('SELECT developer_id FROM developer_balances WHERE developer_id = $1 FOR UPDATE', [dev.developerId]);
+        await holder.query('SELECT developer_id FROM developer_balances WHERE developer_id = $1 ORDER BY shard FOR UPDATE', [dev.developerId]);
         const inFlight = requests.map((send) => send().then((res) => res));
         const deadline = Date.now() + 20_000;
         while (waited < requests.length) {
@@ -259,20 +283,32 @@ describe('the developer ledger', () => {
       expect(waited).toBe(requests.length);
       expect(answers.map((a) => a.status)).toEqual(requests.map(() => 200));
 
-      const { rows: entries } = await r.db.query<{ seq: number; kind: string; amount: number; balanceAfter: number }>(
-        `SELECT seq, kind, amount_mills::int AS amount, balance_after_mills::int AS "balanceAfter" FROM developer_ledger_entries WHERE developer_id = $1 ORDER BY seq`,
+      const { rows: entries } = await r.db.query<{ shard: number; seq: number; kind: string; amount: number; balanceAfter: number; walletId: string }>(
+        `SELECT e.shard, e.seq, e.kind, e.amount_mills::int AS amount, e.balance_after_mills::int AS "balanceAfter", w.wallet_id AS "walletId"
+           FROM developer_ledger_entries e JOIN insertions i ON i.id = e.insertion_id JOIN ledger_entries w ON w.id = i.ledger_entry_id
+          WHERE e.developer_id = $1 ORDER BY e.shard, e.seq`,
         [dev.developerId],
       );
-      expect(entries.map((e) => e.seq)).toEqual(entries.map((_, i) => i + 1));
       expect(entries.filter((e) => e.kind === 'earning')).toHaveLength(1 + 24);
       expect(entries.filter((e) => e.kind === 'void')).toHaveLength(1);
-      let running = 0;
-      for (const e of entries) expect(e.balanceAfter).toBe((running += e.amount));
-      expect(running).toBe(24 * 175);
-      const head = await r.db.query('SELECT balance_mills::int AS balance, last_seq AS "lastSeq" FROM developer_balances WHERE developer_id = $1', [dev.developerId]);
-      expect(head.rows).toEqual([{ balance: running, lastSeq: entries.length }]);
+      expect(entries.filter((e) => e.shard !== shardOf(e.walletId))).toEqual([]);
+      const { rows: heads } = await r.db.query<{ shard: number; balance: number; lastSeq: number }>(
+        'SELECT shard, balance_mills::int AS balance, last_seq AS "lastSeq" FROM developer_balances WHERE developer_id = $1 ORDER BY shard',
+        [dev.developerId],
+      );
+      expect(heads).toHaveLength(DEVELOPER_LEDGER_SHARDS);
+      let total = 0;
+      for (const head of heads) {
+        const chain = entries.filter((e) => e.shard === head.shard);
+        expect(chain.map((e) => e.seq)).toEqual(chain.map((_, i) => i + 1));
+        let running = 0;
+        for (const e of chain) expect(e.balanceAfter).toBe((running += e.amount));
+        expect(head).toEqual({ shard: head.shard, balance: running, lastSeq: chain.length });
+        total += running;
+      }
+      expect(total).toBe(24 * 175);
       const earnings = await r.http().get('/api/portal/earnings').set('Cookie', dev.cookie).expect(200);
-      expect(earnings.body.total.earnedUsd).toBe(millsToUsd(running));
+      expect(earnings.body.total.earnedUsd).toBe(millsToUsd(total));
       expect(await findChainBreaks(r.db)).toEqual([]);
       expect((await checkInvariants(r.db)).violations).toEqual([]);
     } finally {
@@ -280,8 +316,8 @@ describe('the developer ledger', () => {
     }
   });
 
-  it('payouts and their reversals go through the same append (written by the payouts work): signs refused when wrong, chain whole', async () => {
-    const { dev, game, player } = await world();
+  it("payouts and their reversals go through the same append (written by the payouts work) in the developer-level shard 0, every shard locked first; they answer the developer's balance (the shards' sum): signs refused when wrong, chains whole", async () => {
+    const { dev, game, player, walletId } = await world();
     await paidSession(t, player, game.slug);
     const uow = t.app.nest.get(UnitOfWork);
     const payoutId = randomUUID();
@@ -292,11 +328,17 @@ describe('the developer ledger', () => {
     expect(back.balanceMills).toBe(350);
     // A second reversal of one payout is refused by the database.
     await expect(uow.run(() => appendToDeveloperLedger(uow, { developerId: dev.developerId, kind: 'payout_reversal', amountMills: 350, payoutId }))).rejects.toThrow(/developer_ledger_entries_payout_reversal_key/);
-    expect((await entriesOf(dev.developerId)).map((e) => [e.kind, e.amount, e.balanceAfter])).toEqual([
-      ['earning', 350, 350],
-      ['payout', -350, 0],
-      ['payout_reversal', 350, 350],
-    ]);
+    // Each entry's balance is its shard's running balance; the developer's is their sum.
+    const s = shardOf(walletId);
+    const shard0 = s === 0 ? 350 : 0;
+    expect((await entriesOf(dev.developerId)).map((e) => [e.shard, e.kind, e.amount, e.balanceAfter]).sort((a, b) => Number(a[0]) - Number(b[0]) || 0)).toEqual(
+      [
+        [s, 'earning', 350, 350],
+        [0, 'payout', -350, shard0 - 350],
+        [0, 'payout_reversal', 350, shard0],
+      ].sort((a, b) => Number(a[0]) - Number(b[0]) || 0),
+    );
+    expect((await headsOf(dev.developerId)).reduce((sum, h) => sum + h.balance, 0)).toBe(350);
     expect(await findChainBreaks(t.db)).toEqual([]);
     expect((await checkInvariants(t.db)).violations).toEqual([]);
   });
@@ -323,12 +365,12 @@ describe('the developer ledger', () => {
       const { dev, walletId, entries, walletEntries } = await history(3);
       expect(await breaksOf(dev.developerId)).toEqual([]);
       expect(await behindTriggers(t.db, 'UPDATE developer_ledger_entries SET amount_mills = 3500, balance_after_mills = balance_after_mills + 3150 WHERE id = $1', [entries[1]!.id])).toBe(1);
-      const expected = [{ ledger: 'developer', ledgerId: dev.developerId, entryId: entries[1]!.id, seq: 2, problem: expect.stringMatching(/^its hash is not sha256/) }];
+      const expected = [{ ledger: 'developer', ledgerId: dev.developerId, shard: shardOf(walletId), entryId: entries[1]!.id, seq: 2, problem: expect.stringMatching(/^its hash is not sha256/) }];
       expect(await breaksOf(dev.developerId)).toEqual(expected);
       expect(await reported(dev.developerId)).toEqual(expected);
 
       expect(await behindTriggers(t.db, 'UPDATE ledger_entries SET delta = 5000, balance_after = balance_after + 5000 WHERE id = $1', [walletEntries[0]!.id])).toBe(1);
-      const wallet = [{ ledger: 'wallet', ledgerId: walletId, entryId: walletEntries[0]!.id, seq: 1, problem: expect.stringMatching(/^its hash is not sha256/) }];
+      const wallet = [{ ledger: 'wallet', ledgerId: walletId, shard: null, entryId: walletEntries[0]!.id, seq: 1, problem: expect.stringMatching(/^its hash is not sha256/) }];
       expect(await breaksOf(walletId)).toEqual(wallet);
       expect(await reported(walletId)).toEqual(wallet);
     });
@@ -336,7 +378,7 @@ describe('the developer ledger', () => {
     it('an entry deleted (in the middle, and the newest)', async () => {
       const { dev, walletId, entries, walletEntries } = await history(3);
       expect(await behindTriggers(t.db, 'DELETE FROM developer_ledger_entries WHERE id = $1', [entries[1]!.id])).toBe(1);
-      const expected = [{ ledger: 'developer', ledgerId: dev.developerId, entryId: entries[2]!.id, seq: 3, problem: 'seq 3 follows seq 1: an entry is missing' }];
+      const expected = [{ ledger: 'developer', ledgerId: dev.developerId, shard: shardOf(walletId), entryId: entries[2]!.id, seq: 3, problem: 'seq 3 follows seq 1: an entry is missing' }];
       expect(await breaksOf(dev.developerId)).toEqual(expected);
       expect(await reported(dev.developerId)).toEqual(expected);
 
@@ -347,27 +389,30 @@ describe('the developer ledger', () => {
       await behindTriggers(t.db, 'DELETE FROM developer_ledger_entries WHERE insertion_id IN (SELECT id FROM insertions WHERE ledger_entry_id = $1)', [newest.id]);
       await behindTriggers(t.db, 'DELETE FROM insertions WHERE ledger_entry_id = $1', [newest.id]);
       expect(await behindTriggers(t.db, 'DELETE FROM ledger_entries WHERE id = $1', [newest.id])).toBe(1);
-      const wallet = [{ ledger: 'wallet', ledgerId: walletId, entryId: null, seq: null, problem: "its head (balance, last_seq, last_hash) is not its newest entry's" }];
+      const wallet = [{ ledger: 'wallet', ledgerId: walletId, shard: null, entryId: null, seq: null, problem: "its head (balance, last_seq, last_hash) is not its newest entry's" }];
       expect(await breaksOf(walletId)).toEqual(wallet);
       expect(await reported(walletId)).toEqual(wallet);
     });
 
     it('an entry inserted with its balance and the head moved to match (a forged 5,000-coin credit; a forged payout reversal)', async () => {
       const { dev, walletId, entries, walletEntries } = await history(2);
-      const last = entries[entries.length - 1]!;
+      expect(entries).toHaveLength(2);
+      // A payout reversal goes to the developer-level shard 0: the forgery continues that shard's chain.
+      const shard0 = (await headsOf(dev.developerId))[0]!;
+      const last = { shard: 0, seq: shard0.lastSeq, balanceAfter: shard0.balance };
       const forgedHash = randomBytes(32);
       await behindTriggers(
         t.db,
-        `INSERT INTO developer_ledger_entries (developer_id, seq, kind, amount_mills, balance_after_mills, payout_id, hash)
-         VALUES ($1, $2, 'payout_reversal', 5000000, $3, $4, $5)`,
-        [dev.developerId, last.seq + 1, last.balanceAfter + 5_000_000, randomUUID(), forgedHash],
+        `INSERT INTO developer_ledger_entries (developer_id, shard, seq, kind, amount_mills, balance_after_mills, payout_id, hash)
+         VALUES ($1, $6, $2, 'payout_reversal', 5000000, $3, $4, $5)`,
+        [dev.developerId, last.seq + 1, last.balanceAfter + 5_000_000, randomUUID(), forgedHash, last.shard],
       );
-      await behindTriggers(t.db, 'UPDATE developer_balances SET balance_mills = balance_mills + 5000000, last_seq = last_seq + 1, last_hash = $2 WHERE developer_id = $1', [dev.developerId, forgedHash]);
-      const entryId = (await t.db.query('SELECT id::text FROM developer_ledger_entries WHERE developer_id = $1 AND seq = $2', [dev.developerId, last.seq + 1])).rows[0].id;
+      await behindTriggers(t.db, 'UPDATE developer_balances SET balance_mills = balance_mills + 5000000, last_seq = last_seq + 1, last_hash = $2 WHERE developer_id = $1 AND shard = $3', [dev.developerId, forgedHash, last.shard]);
+      const entryId = (await t.db.query('SELECT id::text FROM developer_ledger_entries WHERE developer_id = $1 AND shard = $2 AND seq = $3', [dev.developerId, last.shard, last.seq + 1])).rows[0].id;
       // The balance is the ledger's sum and the running balances add up: only the chain tells.
       const violations = (await checkInvariants(t.db)).violations.filter((v) => v.rows.some((row) => Object.values(row).includes(dev.developerId)));
       expect(violations.map((v) => v.invariant)).toEqual([CHAIN_INVARIANT]);
-      const expected = [{ ledger: 'developer', ledgerId: dev.developerId, entryId, seq: last.seq + 1, problem: expect.stringMatching(/^its hash is not sha256/) }];
+      const expected = [{ ledger: 'developer', ledgerId: dev.developerId, shard: last.shard, entryId, seq: last.seq + 1, problem: expect.stringMatching(/^its hash is not sha256/) }];
       expect(await breaksOf(dev.developerId)).toEqual(expected);
       expect(await reported(dev.developerId)).toEqual(expected);
 
@@ -381,7 +426,7 @@ describe('the developer ledger', () => {
       );
       await behindTriggers(t.db, 'UPDATE wallets w SET balance = e.balance_after, last_seq = e.seq, last_hash = e.hash FROM ledger_entries e WHERE e.wallet_id = w.id AND e.seq = $2 AND w.id = $1', [walletId, previous.seq + 1]);
       const walletEntry = (await t.db.query('SELECT id::text FROM ledger_entries WHERE wallet_id = $1 AND seq = $2', [walletId, previous.seq + 1])).rows[0].id;
-      const wallet = [{ ledger: 'wallet', ledgerId: walletId, entryId: walletEntry, seq: previous.seq + 1, problem: expect.stringMatching(/^its hash is not sha256/) }];
+      const wallet = [{ ledger: 'wallet', ledgerId: walletId, shard: null, entryId: walletEntry, seq: previous.seq + 1, problem: expect.stringMatching(/^its hash is not sha256/) }];
       expect(await breaksOf(walletId)).toEqual(wallet);
       expect(await reported(walletId)).toEqual(wallet);
     });

@@ -1,5 +1,5 @@
-import { Check, Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
-import { DEVELOPER_LEDGER_KIND_NAMES, DeveloperLedgerKind, developerLedgerKindsWhere, sqlKindList } from './ledger-append';
+import { Check, Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { DEVELOPER_LEDGER_KIND_NAMES, DEVELOPER_LEDGER_SHARDS, DeveloperLedgerKind, developerLedgerKindsWhere, sqlKindList } from './ledger-append';
 
 /**
  * One append to a developer's ledger (CONTRACT §22), in mills. Append-only: triggers
@@ -9,7 +9,8 @@ import { DEVELOPER_LEDGER_KIND_NAMES, DeveloperLedgerKind, developerLedgerKindsW
  * entry to the developer's previous one (docs/database.md, "Hash chains").
  */
 @Entity('developer_ledger_entries')
-@Unique('developer_ledger_entries_developer_seq_key', ['developerId', 'seq'])
+@Unique('developer_ledger_entries_developer_shard_seq_key', ['developerId', 'shard', 'seq'])
+@Check('developer_ledger_entries_shard_range', `shard >= 0 AND shard < ${DEVELOPER_LEDGER_SHARDS}`)
 @Check('developer_ledger_entries_seq_positive', 'seq >= 1')
 @Check('developer_ledger_entries_amount_non_zero', 'amount_mills <> 0')
 @Check('developer_ledger_entries_kind', `kind IN (${sqlKindList(DEVELOPER_LEDGER_KIND_NAMES)})`)
@@ -27,8 +28,11 @@ export class DeveloperLedgerEntry {
   id!: string;
 
   @Column('uuid', { name: 'developer_id' })
-  @ForeignKey('developers', { name: 'developer_ledger_entries_developer_id_fkey' })
   developerId!: string;
+
+  /** Its chain within the developer's ledger (the paying wallet's shard; 0 for payouts). */
+  @Column('smallint')
+  shard!: number;
 
   @Column('integer')
   seq!: number;
@@ -45,7 +49,6 @@ export class DeveloperLedgerEntry {
 
   /** The insertion an earning or void is about. */
   @Column('uuid', { name: 'insertion_id', nullable: true })
-  @ForeignKey('insertions', { name: 'developer_ledger_entries_insertion_id_fkey' })
   insertionId!: string | null;
 
   /** The payout a payout or payout_reversal is about (its table comes with payouts, CONTRACT §22). */

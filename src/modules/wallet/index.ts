@@ -5,6 +5,7 @@ export { earningsExport, forfeitWallet, walletExport } from './account-data';
 export type { EarningExport, WalletExport } from './account-data';
 export type { DailyEarnings, EarningsReport, LedgerEntryView, WalletPage } from './wallet.service';
 export { CHAIN_BREAKS_SQL, findChainBreaks } from './hash-chains';
+export { DEVELOPER_LEDGER_SHARDS, DEVELOPER_LEVEL_SHARD, developerShardSql, lockDeveloperHeads } from './ledger-append';
 export type { ChainBreak, ChainReader } from './hash-chains';
 export { MILLS_PER_COIN, millsToUsd, usdToMills } from './money';
 export { WalletFrozenError, WalletNotFoundError } from './wallet.errors';

@@ -59,7 +59,7 @@ export const CHAINS = {
   },
   developer: {
     tag: 'arcade/developer-ledger/v1',
-    fields: ['developer_id', 'seq', 'kind', 'amount_mills', 'balance_after_mills', 'insertion_id', 'payout_id', 'created_at'],
+    fields: ['developer_id', 'shard', 'seq', 'kind', 'amount_mills', 'balance_after_mills', 'insertion_id', 'payout_id', 'created_at'],
   },
 } as const;
 export type ChainName = keyof typeof CHAINS;
@@ -224,9 +224,30 @@ export function developerLedgerKindsWhere(rule: { mills?: 'in' | 'out'; names?: 
   );
 }
 
+/**
+ * The developer ledger's shards (docs/database.md, "Developer ledger shards"). One developer's ledger
+ * is DEVELOPER_LEDGER_SHARDS chains, each with its own head row in developer_balances (balance, last
+ * seq, last hash), so insertions by different players do not queue on one row: an earning or a void
+ * goes to the shard of the paying wallet (its uuid's last byte mod N: random in every uuid version we
+ * make, and the same in the migration), where that wallet's insertions already queue on the wallet
+ * row. The developer's balance is the sum of its shards' balances (= its ledger's sum). Developer-level
+ * writes (payouts, their reversals) lock every shard first, in shard order (`lockDeveloperHeads`), and
+ * append to shard 0. Every developer has all its head rows from its creation (a trigger on developers),
+ * so an append is a plain UPDATE. The migration spells the number and the rule out: change both together.
+ */
+export const DEVELOPER_LEDGER_SHARDS = 64;
+
+/** The shard of a wallet's earnings and voids, as SQL over an expression giving the wallet's uuid. */
+export function developerShardSql(walletId: string): string {
+  return `(get_byte(uuid_send(${walletId}), 15) % ${DEVELOPER_LEDGER_SHARDS})`;
+}
+
+/** The shard of developer-level entries (payouts and their reversals), written with every shard locked. */
+export const DEVELOPER_LEVEL_SHARD = 0;
+
 /** One developer ledger entry to append: `amountMills` signed (its kind's sign), and the insertion or payout it is about. */
 export type DeveloperLedgerAppend =
-  | { developerId: string; kind: 'earning' | 'void'; amountMills: number; insertionId: string }
+  | { developerId: string; kind: 'earning' | 'void'; amountMills: number; insertionId: string; walletId: string }
   | { developerId: string; kind: 'payout' | 'payout_reversal'; amountMills: number; payoutId: string };
 
 type Placeholder = `$${number}`;
@@ -236,53 +257,54 @@ export interface DeveloperLedgerAppendOptions {
   as?: string;
   /** A CTE of the host statement: the entry is written only when it has a row (the host's own write happened). */
   after?: string;
-  /** The host's placeholders holding the developer, the unsigned amount in mills and the insertion or payout. */
-  params: { developerId: Placeholder; amountMills: Placeholder; names: Placeholder };
+  /**
+   * The host's placeholders holding the developer, the unsigned amount in mills and the insertion or
+   * payout, and for earnings and voids the paying wallet (whose shard the entry goes to).
+   */
+  params: { developerId: Placeholder; amountMills: Placeholder; names: Placeholder; walletId?: Placeholder };
 }
 
 /**
- * The developer ledger append as SQL, the same shape as the wallet's: CTEs `<as>_head AS (INSERT INTO
- * developer_balances ... ON CONFLICT DO UPDATE ...), <as> AS (INSERT INTO developer_ledger_entries ...)`
- * to put in a host statement's WITH (after a comma, or after `WITH`). The head row (balance, last seq,
- * last hash) is created by a developer's first entry and moved by every later one; its row lock
- * serialises a developer's appends until the transaction ends, and the upsert reads the head as the
- * last committed append left it, so seq never collides. The hash is computed in the same statement.
+ * The developer ledger append as SQL, the same shape as the wallet's: CTEs `<as>_head AS (UPDATE
+ * developer_balances ...), <as> AS (INSERT INTO developer_ledger_entries ...)` to put in a host
+ * statement's WITH (after a comma, or after `WITH`). The shard's head row (it exists from the
+ * developer's creation) is moved; its row lock serialises the appends to that shard until the
+ * transaction ends (a wallet's earnings and voids, already queued on the wallet row), and the
+ * UPDATE reads the head as the last committed append left it, so seq never collides. The hash is
+ * computed in the same statement, from the shard's previous hash (genesis for its first entry).
+ * Should the head row be missing the entry's developer_id is NULL and the statement fails, so a
+ * host write never lands without its entry.
  *
  * It rides the statements that already exist (insert-coin's money statement writes the earning, the
  * void's statement the void), so no writer sends one more statement for it; payouts (CONTRACT §22)
  * use `appendToDeveloperLedger`. This is the only place that writes developer_ledger_entries and
- * developer_balances (test/e2e/ledger-append.e2e-spec.ts).
+ * moves developer_balances (test/e2e/ledger-append.e2e-spec.ts).
  */
 export function developerLedgerAppendSql(kind: DeveloperLedgerKind, options: DeveloperLedgerAppendOptions): string {
   const as = options.as ?? 'developer_entry';
-  const { developerId, amountMills, names } = options.params;
-  for (const p of [developerId, amountMills, names]) if (!/^\$\d+$/.test(p)) throw new Error(`Not a placeholder: ${p}`);
-  const key = `${kind}|${as}|${options.after ?? ''}|${developerId}|${amountMills}|${names}`;
+  const { developerId, amountMills, names, walletId } = options.params;
+  const rule = DEVELOPER_LEDGER_KINDS[kind];
+  if ((rule.names === 'insertion') !== (walletId !== undefined)) throw new Error(`A ${kind} entry ${rule.names === 'insertion' ? 'needs' : 'takes no'} wallet: its shard is ${rule.names === 'insertion' ? "the wallet's" : 'the developer-level one'}.`);
+  for (const p of [developerId, amountMills, names, ...(walletId ? [walletId] : [])]) if (!/^\$\d+$/.test(p)) throw new Error(`Not a placeholder: ${p}`);
+  const key = `${kind}|${as}|${options.after ?? ''}|${developerId}|${amountMills}|${names}|${walletId ?? ''}`;
   let text = developerTexts.get(key);
   if (text === undefined) {
-    const rule = DEVELOPER_LEDGER_KINDS[kind];
-    const developer = `${developerId}::uuid`;
     const signed = rule.mills === 'in' ? `${amountMills}::bigint` : `(-${amountMills}::bigint)`;
     const link = `${names}::uuid`;
-    const insertion = rule.names === 'insertion' ? link : 'NULL';
-    const payout = rule.names === 'payout' ? link : 'NULL';
-    const first = chainHashSql('developer', CHAIN_GENESIS_SQL, {
-      developer_id: developer, seq: '1', kind: `'${kind}'`, amount_mills: signed, balance_after_mills: signed,
-      insertion_id: insertion, payout_id: payout, created_at: 'now()',
+    const shard = walletId ? developerShardSql(`${walletId}::uuid`) : String(DEVELOPER_LEVEL_SHARD);
+    // The SET's right-hand sides read the row as it was: last_hash is the shard's previous entry's hash.
+    const hash = chainHashSql('developer', 'b.last_hash', {
+      developer_id: 'b.developer_id', shard: 'b.shard', seq: 'b.last_seq + 1', kind: `'${kind}'`, amount_mills: signed, balance_after_mills: `b.balance_mills + ${signed}`,
+      insertion_id: rule.names === 'insertion' ? link : 'NULL', payout_id: rule.names === 'payout' ? link : 'NULL', created_at: 'now()',
     });
-    const next = chainHashSql('developer', 'b.last_hash', {
-      developer_id: 'b.developer_id', seq: 'b.last_seq + 1', kind: `'${kind}'`, amount_mills: signed, balance_after_mills: `b.balance_mills + ${signed}`,
-      insertion_id: insertion, payout_id: payout, created_at: 'now()',
-    });
+    const host = options.after ? ` FROM ${options.after}` : '';
     text = `${as}_head AS (
-         INSERT INTO developer_balances AS b (developer_id, balance_mills, last_seq, last_hash)
-         SELECT ${developer}, ${signed}, 1, ${first}${options.after ? ` FROM ${options.after}` : ''}
-         ON CONFLICT (developer_id) DO UPDATE SET balance_mills = b.balance_mills + ${signed}, last_seq = b.last_seq + 1,
-                last_hash = ${next}
-         RETURNING developer_id, last_seq, balance_mills, last_hash
+         UPDATE developer_balances b SET balance_mills = b.balance_mills + ${signed}, last_seq = b.last_seq + 1, last_hash = ${hash}${host}
+          WHERE b.developer_id = ${developerId}::uuid AND b.shard = ${shard}
+         RETURNING b.developer_id, b.shard, b.last_seq, b.balance_mills, b.last_hash
        ), ${as} AS (
-         INSERT INTO developer_ledger_entries (developer_id, seq, kind, amount_mills, balance_after_mills, ${rule.names}_id, created_at, hash)
-         SELECT h.developer_id, h.last_seq, '${kind}', ${signed}, h.balance_mills, ${link}, now(), h.last_hash FROM ${as}_head h
+         INSERT INTO developer_ledger_entries (developer_id, shard, seq, kind, amount_mills, balance_after_mills, ${rule.names}_id, created_at, hash)
+         SELECT h.developer_id, h.shard, h.last_seq, '${kind}', ${signed}, h.balance_mills, ${link}, now(), h.last_hash FROM ${options.after ? `${options.after} LEFT JOIN ${as}_head h ON true` : `${as}_head h`}
          RETURNING id, balance_after_mills
        )`;
     developerTexts.set(key, text);
@@ -298,20 +320,44 @@ export function builtDeveloperAppends(): readonly { kind: DeveloperLedgerKind; t
   return developerAppends;
 }
 
-/** The values of a developer append whose placeholders are `$1`, `$2`, `$3` (as `appendToDeveloperLedger` numbers them); refuses a wrong sign. */
+/** The values of a developer append whose placeholders are `$1`, `$2`, `$3` (and `$4` the wallet), as `appendToDeveloperLedger` numbers them; refuses a wrong sign. */
 export function developerLedgerAppendValues(entry: DeveloperLedgerAppend): unknown[] {
   const rule = DEVELOPER_LEDGER_KINDS[entry.kind];
   if (!Number.isSafeInteger(entry.amountMills) || entry.amountMills === 0 || entry.amountMills > 0 !== (rule.mills === 'in')) {
     throw new Error(`A ${entry.kind} entry moves money ${rule.mills}: ${entry.amountMills} mills does not.`);
   }
-  return [entry.developerId, Math.abs(entry.amountMills), 'insertionId' in entry ? entry.insertionId : entry.payoutId];
+  return 'insertionId' in entry ? [entry.developerId, Math.abs(entry.amountMills), entry.insertionId, entry.walletId] : [entry.developerId, Math.abs(entry.amountMills), entry.payoutId];
 }
 
-/** Appends one developer ledger entry as a statement of its own, inside the caller's transaction (payouts and their reversals). */
+const LOCK_DEVELOPER_HEADS = `SELECT sum(balance_mills)::text AS balance_mills, count(*)::int AS shards
+       FROM (SELECT balance_mills FROM developer_balances WHERE developer_id = $1 ORDER BY shard FOR UPDATE) heads`;
+
+/**
+ * Locks every shard head of the developer, in shard order, until the transaction ends, and answers
+ * the developer's balance (the sum of its shards'): what a payout, a payout reversal or any other
+ * developer-level write reads and writes under, so no earning or void moves the balance meanwhile.
+ * Always in shard order, so two such writers never deadlock (an insertion locks one shard only).
+ */
+export async function lockDeveloperHeads(uow: UnitOfWork, developerId: string): Promise<{ balanceMills: number }> {
+  uow.requireTransaction();
+  const row = await uow.one<{ balance_mills: string | null; shards: number }>(LOCK_DEVELOPER_HEADS, [developerId]);
+  if (row?.shards !== DEVELOPER_LEDGER_SHARDS) throw new Error(`Developer ${developerId} has ${row?.shards ?? 0} ledger heads, not ${DEVELOPER_LEDGER_SHARDS}.`);
+  return { balanceMills: Number(row.balance_mills) };
+}
+
+/**
+ * Appends one developer ledger entry as a statement of its own, inside the caller's transaction
+ * (payouts and their reversals: every shard locked first, then the entry in shard 0). Answers the
+ * entry and the developer's balance after it (the sum of its shards').
+ */
 export async function appendToDeveloperLedger(uow: UnitOfWork, entry: DeveloperLedgerAppend): Promise<{ entryId: string; balanceMills: number }> {
   uow.requireTransaction();
-  const text = `WITH ${developerLedgerAppendSql(entry.kind, { params: { developerId: '$1', amountMills: '$2', names: '$3' } })}
+  const values = developerLedgerAppendValues(entry);
+  const developerLevel = !('insertionId' in entry);
+  const before = developerLevel ? await lockDeveloperHeads(uow, entry.developerId) : undefined;
+  const text = `WITH ${developerLedgerAppendSql(entry.kind, { params: { developerId: '$1', amountMills: '$2', names: '$3', ...(developerLevel ? {} : { walletId: '$4' as const }) } })}
        SELECT developer_entry.id::text AS id, developer_entry.balance_after_mills FROM developer_entry`;
-  const row = await uow.one<{ id: string; balance_after_mills: string }>(text, developerLedgerAppendValues(entry));
-  return { entryId: row!.id, balanceMills: Number(row!.balance_after_mills) };
+  const row = await uow.one<{ id: string; balance_after_mills: string }>(text, values);
+  if (!row) throw new Error(`Developer ${entry.developerId} has no ledger head.`);
+  return { entryId: row.id, balanceMills: before ? before.balanceMills + entry.amountMills : Number(row.balance_after_mills) };
 }

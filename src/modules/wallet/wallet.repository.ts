@@ -73,8 +73,8 @@ export interface InsertionPayment {
 const DEBIT = ledgerAppendSql('debit', { as: 'debit', onlyIfCovered: true });
 // Insert-coin's own values follow the append's: $1 the wallet, $2 the coins, its own from $3.
 if (DEBIT.valueCount !== 2) throw new Error(`PAY_FOR_INSERTION numbers its values from $3, after the debit's 2; the append now takes ${DEBIT.valueCount}.`);
-/** The earning's entry in the developer ledger (the one developer append), written only with its developer_earnings row: $7 the developer, $9 the mills, $3 the insertion. */
-const EARNING_APPEND = developerLedgerAppendSql('earning', { as: 'earning_entry', after: 'earning', params: { developerId: '$7', amountMills: '$9', names: '$3' } });
+/** The earning's entry in the developer ledger (the one developer append), written only with its developer_earnings row: $7 the developer, $9 the mills, $3 the insertion, $1 the wallet (its shard). */
+const EARNING_APPEND = developerLedgerAppendSql('earning', { as: 'earning_entry', after: 'earning', params: { developerId: '$7', amountMills: '$9', names: '$3', walletId: '$1' } });
 const PAY_FOR_INSERTION_HEAD = `${DEBIT.text}, insertion AS (
          INSERT INTO insertions (id, play_session_id, game_id, player_id, ledger_entry_id, coins)
          SELECT $3::uuid, $4::uuid, $5::uuid, $6::uuid, debit.id, $2::integer FROM debit
@@ -97,7 +97,7 @@ const APPEND_VOID = `${VOID_APPEND.text}, voided AS (
          INSERT INTO insertion_voids (insertion_id, ledger_entry_id, developer_id, game_id, coins, gross_mills, earned_mills, reason, voided_by)
          SELECT ${v(1)}::uuid, entry.id, ${v(2)}::uuid, ${v(3)}::uuid, $2::integer, ${v(4)}::bigint, ${v(5)}::bigint, ${v(6)}::text, ${v(7)}::uuid FROM entry
          RETURNING voided_at
-       ), ${developerLedgerAppendSql('void', { as: 'void_entry', after: 'voided', params: { developerId: v(2), amountMills: v(5), names: v(1) } })}
+       ), ${developerLedgerAppendSql('void', { as: 'void_entry', after: 'voided', params: { developerId: v(2), amountMills: v(5), names: v(1), walletId: '$1' } })}
        SELECT entry.id::text AS id, entry.balance_after, voided.voided_at FROM entry, voided, void_entry`;
 /** The balance after the debit; null when refused (no debit, hence no insertion). Nothing else: its row is decoded on every insert-coin. */
 const PAY_FOR_INSERTION_TAIL = `SELECT (SELECT balance_after FROM debit) AS balance_after`;
