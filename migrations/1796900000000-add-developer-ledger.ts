@@ -25,7 +25,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  */
 const GENESIS = `'\\x${'00'.repeat(32)}'::bytea`;
 /** DEVELOPER_LEDGER_SHARDS as of this migration. */
-const SHARDS = 64;
+const SHARDS = 256;
 const shardOf = (wallet: string) => `get_byte(uuid_send(${wallet}), 15) % ${SHARDS}`;
 
 function field(text: string): string {

@@ -229,13 +229,15 @@ export function developerLedgerKindsWhere(rule: { mills?: 'in' | 'out'; names?: 
  * is DEVELOPER_LEDGER_SHARDS chains, each with its own head row in developer_balances (balance, last
  * seq, last hash), so insertions by different players do not queue on one row: an earning or a void
  * goes to the shard of the paying wallet (its uuid's last byte mod N: random in every uuid version we
- * make, and the same in the migration), where that wallet's insertions already queue on the wallet
+ * make, and the same in the migration; N divides 256), where that wallet's insertions already queue on the wallet
  * row. The developer's balance is the sum of its shards' balances (= its ledger's sum). Developer-level
  * writes (payouts, their reversals) lock every shard first, in shard order (`lockDeveloperHeads`), and
  * append to shard 0. Every developer has all its head rows from its creation (a trigger on developers),
  * so an append is a plain UPDATE. The migration spells the number and the rule out: change both together.
  */
-export const DEVELOPER_LEDGER_SHARDS = 64;
+export const DEVELOPER_LEDGER_SHARDS = 256;
+// The rule takes one byte: N must divide 256 for every shard to be as likely.
+if (256 % DEVELOPER_LEDGER_SHARDS !== 0) throw new Error(`DEVELOPER_LEDGER_SHARDS must divide 256, not ${DEVELOPER_LEDGER_SHARDS}.`);
 
 /** The shard of a wallet's earnings and voids, as SQL over an expression giving the wallet's uuid. */
 export function developerShardSql(walletId: string): string {
