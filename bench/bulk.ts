@@ -105,15 +105,10 @@ export async function writeHistory(
          JOIN ledger_entries l ON l.wallet_id = $1 AND l.seq = $4 + p.n`,
       [walletId, args.gameId, args.playerId, lastSeq],
     );
-    await client.query(
-      `INSERT INTO developer_earnings (insertion_id, developer_id, game_id, coins, gross_mills, earned_mills, created_at)
-       SELECT p.insertion_id, g.developer_id, g.id, 1, 250, 175, p.ts FROM bench_plan p, games g WHERE g.id = $1`,
-      [args.gameId],
-    );
-    // Each earning's developer ledger entry, continuing the developer's chain, and its head.
+    // Each earning's developer ledger entry (developer_earnings is a view of them), continuing the developer's chain, and its head.
     const earning = (p: string) => ({
       developer_id: '$1::uuid', shard: '$5::smallint', seq: `$2::integer + ${p}.n`, kind: "'earning'", amount_mills: '175', balance_after_mills: `$3::bigint + 175 * ${p}.n`,
-      insertion_id: `${p}.insertion_id`, payout_id: 'NULL', created_at: `${p}.ts`,
+      insertion_id: `${p}.insertion_id`, game_id: '$6::uuid', coins: '1', gross_mills: '250', payout_id: 'NULL', created_at: `${p}.ts`,
     });
     await client.query(
       `WITH RECURSIVE chain AS (
@@ -121,9 +116,9 @@ export async function writeHistory(
          UNION ALL
          SELECT p.n, ${chainHashSql('developer', 'c.hash', earning('p'))} FROM chain c JOIN bench_plan p ON p.n = c.n + 1
        )
-       INSERT INTO developer_ledger_entries (developer_id, shard, seq, kind, amount_mills, balance_after_mills, insertion_id, created_at, hash)
-       SELECT $1, $5, $2 + p.n, 'earning', 175, $3::bigint + 175 * p.n, p.insertion_id, p.ts, c.hash FROM bench_plan p JOIN chain c USING (n) ORDER BY p.n`,
-      [developer.developer_id, developer.seq, developer.balance, developer.last_hash, developer.shard],
+       INSERT INTO developer_ledger_entries (developer_id, shard, seq, kind, amount_mills, balance_after_mills, insertion_id, game_id, coins, gross_mills, created_at, hash)
+       SELECT $1, $5, $2 + p.n, 'earning', 175, $3::bigint + 175 * p.n, p.insertion_id, $6, 1, 250, p.ts, c.hash FROM bench_plan p JOIN chain c USING (n) ORDER BY p.n`,
+      [developer.developer_id, developer.seq, developer.balance, developer.last_hash, developer.shard, args.gameId],
     );
     await client.query(
       `UPDATE developer_balances b SET balance_mills = e.balance_after_mills, last_seq = e.seq, last_hash = e.hash

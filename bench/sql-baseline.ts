@@ -38,15 +38,15 @@ const CLAIM_AND_SESSION = `WITH claim AS (
   (ps.ended_at IS NULL AND ps.last_seen_at > now() - make_interval(secs => $2)) AS active FROM play_sessions ps JOIN games g ON g.id = ps.game_id WHERE ps.id = $1) AS x) AS r ON true`;
 // The money statement as WalletRepository composes it: the wallet's append (with its hash chain) and
 // the earning's developer append (issue 30) come from ledger-append.ts itself, with the repository's options.
+const EARNING_APPEND = developerLedgerAppendSql('earning', {
+  as: 'earning_entry', after: 'insertion',
+  params: { developerId: '$7', amountMills: '$9', names: '$3', insertion: { walletId: '$1', gameId: '$5', coins: '$2', grossMills: '$8' } },
+});
 const PAY_AND_ANSWER = `${ledgerAppendSql('debit', { as: 'debit', onlyIfCovered: true }).text}, insertion AS (
          INSERT INTO insertions (id, play_session_id, game_id, player_id, ledger_entry_id, coins)
          SELECT $3::uuid, $4::uuid, $5::uuid, $6::uuid, debit.id, $2::integer FROM debit
          RETURNING id, created_at
-       ), earning AS (
-         INSERT INTO developer_earnings (insertion_id, developer_id, game_id, coins, gross_mills, earned_mills)
-         SELECT insertion.id, $7::uuid, $5::uuid, $2::integer, $8::bigint, $9::bigint FROM insertion
-         RETURNING id
-       ), ${developerLedgerAppendSql('earning', { as: 'earning_entry', after: 'earning', params: { developerId: '$7', amountMills: '$9', names: '$3', walletId: '$1' } })}, touched AS (
+       ), ${EARNING_APPEND}, touched AS (
          UPDATE play_sessions SET last_seen_at = GREATEST(last_seen_at, now())
           WHERE id = $4::uuid AND EXISTS (SELECT 1 FROM insertion)
          RETURNING id
@@ -71,11 +71,7 @@ const CORE_PAY = `WITH head AS (
          INSERT INTO insertions (id, play_session_id, game_id, player_id, ledger_entry_id, coins)
          SELECT $3::uuid, $4::uuid, $5::uuid, $6::uuid, debit.id, $2::integer FROM debit
          RETURNING id, created_at
-       ), earning AS (
-         INSERT INTO developer_earnings (insertion_id, developer_id, game_id, coins, gross_mills, earned_mills)
-         SELECT insertion.id, $7::uuid, $5::uuid, $2::integer, $8::bigint, $9::bigint FROM insertion
-         RETURNING id
-       ), ${developerLedgerAppendSql('earning', { as: 'earning_entry', after: 'earning', params: { developerId: '$7', amountMills: '$9', names: '$3', walletId: '$1' } })}, touched AS (
+       ), ${EARNING_APPEND}, touched AS (
          UPDATE play_sessions SET last_seen_at = GREATEST(last_seen_at, now())
           WHERE id = $4::uuid AND EXISTS (SELECT 1 FROM insertion)
          RETURNING id

@@ -15,13 +15,18 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * debit / of the void's entry), per shard in time order (an earning at its
  * developer_earnings.created_at, a void at its insertion_voids.voided_at; on equal times earnings
  * first, then by id / the void's ledger entry id), seq from 1, running balances, chained; the heads
- * are set from the newest entries. developer_earnings and insertion_voids stay as the per-insertion
- * records (coins, gross, game) that the earnings answers read.
+ * are set from the newest entries. An earning or void entry carries its insertion's game, coins and
+ * gross mills: the earning entry becomes the developer's record of the insertion, and
+ * developer_earnings (its rows moved in, with their created_at) becomes a view of the earning entries
+ * with the same columns (read-only to the application role), so insert-coin writes one row for the
+ * developer, not two, and takes no share lock on the developer's and the game's rows (the old table's
+ * foreign keys). insertion_voids stays (reason, who, the wallet's void entry).
  *
  * The encoding is copied from src/modules/wallet/ledger-append.ts as it is today: sha256(previous ||
  * field || ...), each field its length as int4 (-1 for NULL) and its text's UTF-8 bytes:
  * 'arcade/developer-ledger/v1', developer_id, shard, seq, kind, amount_mills, balance_after_mills,
- * insertion_id, payout_id, created_at as microseconds since the epoch. Genesis: 32 zero bytes.
+ * insertion_id, game_id, coins, gross_mills, payout_id, created_at as microseconds since the epoch.
+ * Genesis: 32 zero bytes.
  */
 const GENESIS = `'\\x${'00'.repeat(32)}'::bytea`;
 /** DEVELOPER_LEDGER_SHARDS as of this migration. */
@@ -41,6 +46,9 @@ const ENCODING = [
   'm.amount_mills::text',
   'm.balance_after_mills::text',
   'm.insertion_id::text',
+  'm.game_id::text',
+  'm.coins::text',
+  'm.gross_mills::text',
   'NULL::text',
   '((extract(epoch FROM m.created_at) * 1000000)::bigint)::text',
 ]
@@ -52,9 +60,9 @@ export class AddDeveloperLedger1796900000000 implements MigrationInterface {
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`
-      -- No foreign keys to developers or insertions: an entry is written only from its shard's head
-      -- (whose developer_id is a foreign key) and with its developer_earnings / insertion_voids row
-      -- (whose keys they are), and check:invariants holds the ledger to those rows.
+      -- No foreign keys to developers or games (each would share-lock a row every insert-coin shares):
+      -- an entry is written only from its shard's head (whose developer_id is a foreign key), with
+      -- its insertion (whose game_id is one), and check:invariants holds the entry to its insertion.
       CREATE TABLE developer_ledger_entries (
         id bigint GENERATED ALWAYS AS IDENTITY,
         developer_id uuid NOT NULL,
@@ -64,6 +72,9 @@ export class AddDeveloperLedger1796900000000 implements MigrationInterface {
         amount_mills bigint NOT NULL,
         balance_after_mills bigint NOT NULL,
         insertion_id uuid,
+        game_id uuid,
+        coins integer,
+        gross_mills bigint,
         payout_id uuid,
         created_at timestamptz NOT NULL DEFAULT now(),
         hash bytea NOT NULL,
@@ -75,6 +86,9 @@ export class AddDeveloperLedger1796900000000 implements MigrationInterface {
         CONSTRAINT developer_ledger_entries_kind CHECK (kind IN ('earning', 'void', 'payout', 'payout_reversal')),
         CONSTRAINT developer_ledger_entries_kind_sign CHECK ((kind IN ('earning', 'payout_reversal')) = (amount_mills > 0)),
         CONSTRAINT developer_ledger_entries_insertion_link CHECK ((kind IN ('earning', 'void')) = (insertion_id IS NOT NULL)),
+        CONSTRAINT developer_ledger_entries_insertion_fields CHECK ((insertion_id IS NOT NULL) = (game_id IS NOT NULL AND coins IS NOT NULL AND gross_mills IS NOT NULL) AND (insertion_id IS NOT NULL) = (game_id IS NOT NULL OR coins IS NOT NULL OR gross_mills IS NOT NULL)),
+        CONSTRAINT developer_ledger_entries_insertion_amounts CHECK (coins >= 1 AND gross_mills = coins * 250 AND abs(amount_mills) * 10 = gross_mills * 7),
+        CONSTRAINT developer_ledger_entries_insertion_id_fkey FOREIGN KEY (insertion_id) REFERENCES insertions(id),
         CONSTRAINT developer_ledger_entries_payout_link CHECK ((kind IN ('payout', 'payout_reversal')) = (payout_id IS NOT NULL)),
         CONSTRAINT developer_ledger_entries_hash_length CHECK (octet_length(hash) = 32)
       );
@@ -158,10 +172,12 @@ export class AddDeveloperLedger1796900000000 implements MigrationInterface {
       CREATE TEMP TABLE move_developer_ledger AS
         SELECT m.*, row_number() OVER w AS seq, sum(m.amount_mills) OVER w AS balance_after_mills
           FROM (
-            SELECT e.developer_id, ${shardOf('l.wallet_id')} AS shard, 'earning' AS kind, e.earned_mills AS amount_mills, e.insertion_id, e.created_at, 0 AS kind_order, e.id AS tie
+            SELECT e.developer_id, ${shardOf('l.wallet_id')} AS shard, 'earning' AS kind, e.earned_mills AS amount_mills, e.insertion_id,
+                   e.game_id, e.coins, e.gross_mills, e.created_at, 0 AS kind_order, e.id AS tie
               FROM developer_earnings e JOIN insertions i ON i.id = e.insertion_id JOIN ledger_entries l ON l.id = i.ledger_entry_id
             UNION ALL
-            SELECT v.developer_id, ${shardOf('l.wallet_id')}, 'void', -v.earned_mills, v.insertion_id, v.voided_at, 1, v.ledger_entry_id
+            SELECT v.developer_id, ${shardOf('l.wallet_id')}, 'void', -v.earned_mills, v.insertion_id,
+                   v.game_id, v.coins, v.gross_mills, v.voided_at, 1, v.ledger_entry_id
               FROM insertion_voids v JOIN ledger_entries l ON l.id = v.ledger_entry_id
           ) m
         WINDOW w AS (PARTITION BY m.developer_id, m.shard ORDER BY m.created_at, m.kind_order, m.tie ROWS UNBOUNDED PRECEDING);
@@ -177,8 +193,8 @@ export class AddDeveloperLedger1796900000000 implements MigrationInterface {
         SELECT m.developer_id, m.shard, m.seq, sha256(chain.hash || m.encoding)
           FROM chain JOIN move_developer_ledger m ON m.developer_id = chain.developer_id AND m.shard = chain.shard AND m.seq = chain.seq + 1
       )
-      INSERT INTO developer_ledger_entries (developer_id, shard, seq, kind, amount_mills, balance_after_mills, insertion_id, created_at, hash)
-      SELECT m.developer_id, m.shard, m.seq, m.kind, m.amount_mills, m.balance_after_mills, m.insertion_id, m.created_at, chain.hash
+      INSERT INTO developer_ledger_entries (developer_id, shard, seq, kind, amount_mills, balance_after_mills, insertion_id, game_id, coins, gross_mills, created_at, hash)
+      SELECT m.developer_id, m.shard, m.seq, m.kind, m.amount_mills, m.balance_after_mills, m.insertion_id, m.game_id, m.coins, m.gross_mills, m.created_at, chain.hash
         FROM move_developer_ledger m JOIN chain ON chain.developer_id = m.developer_id AND chain.shard = m.shard AND chain.seq = m.seq
        ORDER BY m.developer_id, m.shard, m.seq;
       DROP TABLE move_developer_ledger;
@@ -189,11 +205,41 @@ export class AddDeveloperLedger1796900000000 implements MigrationInterface {
         FROM developers d CROSS JOIN generate_series(0, ${SHARDS - 1}) s
         LEFT JOIN LATERAL (SELECT balance_after_mills, seq, hash FROM developer_ledger_entries x
                             WHERE x.developer_id = d.id AND x.shard = s ORDER BY seq DESC LIMIT 1) n ON true;
+
+      -- The earning entries are the developer's record of each insertion now: the table goes, a view
+      -- with its columns stays for the earnings answers (its id is the entry's).
+      DROP TABLE developer_earnings;
+      CREATE VIEW developer_earnings AS
+        SELECT id, insertion_id, developer_id, game_id, coins, gross_mills, amount_mills AS earned_mills, created_at
+          FROM developer_ledger_entries WHERE kind = 'earning';
     `);
   }
 
   async down(q: QueryRunner): Promise<void> {
     await q.query(`
+      DROP VIEW developer_earnings;
+      CREATE TABLE developer_earnings (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        insertion_id uuid NOT NULL REFERENCES insertions(id),
+        developer_id uuid NOT NULL REFERENCES developers(id),
+        game_id uuid NOT NULL REFERENCES games(id),
+        coins integer NOT NULL,
+        gross_mills bigint NOT NULL,
+        earned_mills bigint NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        CONSTRAINT developer_earnings_insertion_key UNIQUE (insertion_id),
+        CONSTRAINT developer_earnings_amounts CHECK (coins >= 1 AND gross_mills = coins * 250 AND earned_mills * 10 = gross_mills * 7)
+      );
+      CREATE INDEX developer_earnings_developer_idx ON developer_earnings (developer_id, game_id);
+      INSERT INTO developer_earnings (insertion_id, developer_id, game_id, coins, gross_mills, earned_mills, created_at)
+      SELECT insertion_id, developer_id, game_id, coins, gross_mills, amount_mills, created_at
+        FROM developer_ledger_entries WHERE kind = 'earning' ORDER BY id;
+      CREATE TRIGGER developer_earnings_append_only
+        BEFORE UPDATE OR DELETE ON developer_earnings
+        FOR EACH ROW EXECUTE FUNCTION refuse_row_removal();
+      CREATE TRIGGER developer_earnings_no_truncate
+        BEFORE TRUNCATE ON developer_earnings
+        FOR EACH STATEMENT EXECUTE FUNCTION refuse_row_removal();
       DROP TRIGGER developers_open_ledger_heads ON developers;
       DROP FUNCTION developers_open_ledger_heads();
       DROP TABLE developer_balances;

@@ -6,7 +6,10 @@
  */
 
 /** Tables the application may only append to and read: the database refuses the rest to everyone (triggers), and to this role by privilege too. */
-const APPEND_ONLY_TABLES = ['ledger_entries', 'audit_log', 'insertion_voids', 'insertions', 'developer_earnings', 'developer_ledger_entries'];
+const APPEND_ONLY_TABLES = ['ledger_entries', 'audit_log', 'insertion_voids', 'insertions', 'developer_ledger_entries'];
+
+/** Views the application only reads (developer_earnings: the developer ledger's earning entries, written only by the developer append). */
+const READ_ONLY_VIEWS = ['developer_earnings'];
 
 /**
  * Append-only tables whose rows a use case locks (a void locks its insertion): SELECT … FOR UPDATE
@@ -59,6 +62,7 @@ async function grant(owner: Queryable, appRole: string): Promise<void> {
     const lockColumn = LOCKED_APPEND_ONLY_TABLES[relname];
     if (lockColumn) await owner.query(`GRANT UPDATE (${identifier(lockColumn)}) ON ${identifier(relname)} TO ${role}`);
   }
+  for (const relname of await existing(owner, READ_ONLY_VIEWS)) await owner.query(`REVOKE INSERT, UPDATE ON ${identifier(relname)} FROM ${role}`);
   // The migration history is the owner's business.
   await owner.query(`REVOKE ALL ON schema_migrations FROM ${role}`);
   // Nobody but the owner creates objects (already so from PostgreSQL 15; older servers allowed everyone).

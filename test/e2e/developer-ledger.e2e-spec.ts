@@ -134,11 +134,12 @@ describe('the developer ledger', () => {
     const micros = `((extract(epoch FROM created_at) * 1000000)::bigint)::text`;
 
     const dev_ = await t.db.query(
-      `SELECT hash, developer_id::text, shard::text, seq::text, kind, amount_mills::text, balance_after_mills::text, insertion_id::text, payout_id::text, ${micros} AS created
+      `SELECT hash, developer_id::text, shard::text, seq::text, kind, amount_mills::text, balance_after_mills::text, insertion_id::text,
+              game_id::text, coins::text, gross_mills::text, payout_id::text, ${micros} AS created
          FROM developer_ledger_entries WHERE developer_id = $1 ORDER BY seq`,
       [dev.developerId],
     );
-    const devChain = chain(dev_.rows.map((r) => ({ hash: r.hash, fields: [CHAINS.developer.tag, r.developer_id, r.shard, r.seq, r.kind, r.amount_mills, r.balance_after_mills, r.insertion_id, r.payout_id, r.created] })));
+    const devChain = chain(dev_.rows.map((r) => ({ hash: r.hash, fields: [CHAINS.developer.tag, r.developer_id, r.shard, r.seq, r.kind, r.amount_mills, r.balance_after_mills, r.insertion_id, r.game_id, r.coins, r.gross_mills, r.payout_id, r.created] })));
     expect(devChain).toHaveLength(2);
     for (const link of devChain) expect(link.stored).toBe(link.expected);
     expect(dev_.rows.map((r) => Number(r.shard))).toEqual([shardOf(walletId), shardOf(walletId)]);
@@ -195,13 +196,19 @@ describe('the developer ledger', () => {
     expect(await refused(t.db, `UPDATE wallets SET last_hash = sha256('x') WHERE player_id = '${player.playerId}'`)).toMatch(/^23514: wallet .*: last_hash .* is not its newest ledger entry's/);
     // An entry of the wrong sign, or without what it is about, or a second earning for one insertion.
     const insertionId = (await entriesOf(dev.developerId))[0]!.insertionId;
+    // An insertion's entry carries its game, coins and gross (one coin: 250 gross, 175 earned).
     const insert = (kind: string, amount: number, insertion: string | null, payout: string | null) =>
-      refused(t.db, `INSERT INTO developer_ledger_entries (developer_id, shard, seq, kind, amount_mills, balance_after_mills, insertion_id, payout_id, hash)
-                     VALUES (${d}, 0, 9, '${kind}', ${amount}, 0, ${insertion ? `'${insertion}'` : 'NULL'}, ${payout ? `'${payout}'` : 'NULL'}, sha256('x'))`);
+      refused(t.db, `INSERT INTO developer_ledger_entries (developer_id, shard, seq, kind, amount_mills, balance_after_mills, insertion_id, game_id, coins, gross_mills, payout_id, hash)
+                     VALUES (${d}, 0, 9, '${kind}', ${amount}, 0, ${insertion ? `'${insertion}', '${game.gameId}', 1, 250` : 'NULL, NULL, NULL, NULL'}, ${payout ? `'${payout}'` : 'NULL'}, sha256('x'))`);
     expect(await insert('earning', -175, insertionId, null)).toMatch(/developer_ledger_entries_kind_sign/);
     expect(await insert('payout', -175, insertionId, null)).toMatch(/developer_ledger_entries_(insertion|payout)_link/);
     expect(await insert('earning', 175, insertionId, null)).toMatch(/developer_ledger_entries_earning_key/);
     expect(await insert('bonus', 175, null, null)).toMatch(/developer_ledger_entries_kind/);
+    // An earning that is not 70% of its gross, or without its game.
+    expect(await refused(t.db, `INSERT INTO developer_ledger_entries (developer_id, shard, seq, kind, amount_mills, balance_after_mills, insertion_id, game_id, coins, gross_mills, hash)
+                                VALUES (${d}, 0, 9, 'earning', 200, 0, '${insertionId}', '${game.gameId}', 1, 250, sha256('x'))`)).toMatch(/developer_ledger_entries_insertion_amounts/);
+    expect(await refused(t.db, `INSERT INTO developer_ledger_entries (developer_id, shard, seq, kind, amount_mills, balance_after_mills, insertion_id, coins, gross_mills, hash)
+                                VALUES (${d}, 0, 9, 'earning', 175, 0, '${insertionId}', 1, 250, sha256('x'))`)).toMatch(/developer_ledger_entries_insertion_fields/);
     expect(await refused(t.db, `INSERT INTO developer_ledger_entries (developer_id, shard, seq, kind, amount_mills, balance_after_mills, payout_id, hash)
                                 VALUES (${d}, ${DEVELOPER_LEDGER_SHARDS}, 1, 'payout', -5, -5, gen_random_uuid(), sha256('x'))`)).toMatch(/developer_ledger_entries_shard_range/);
     expect(await entriesOf(dev.developerId)).toHaveLength(1);
@@ -364,7 +371,7 @@ describe('the developer ledger', () => {
     it('an amount changed (developer ledger and wallet ledger)', async () => {
       const { dev, walletId, entries, walletEntries } = await history(3);
       expect(await breaksOf(dev.developerId)).toEqual([]);
-      expect(await behindTriggers(t.db, 'UPDATE developer_ledger_entries SET amount_mills = 3500, balance_after_mills = balance_after_mills + 3150 WHERE id = $1', [entries[1]!.id])).toBe(1);
+      expect(await behindTriggers(t.db, 'UPDATE developer_ledger_entries SET amount_mills = 3500, coins = 20, gross_mills = 5000, balance_after_mills = balance_after_mills + 3150 WHERE id = $1', [entries[1]!.id])).toBe(1);
       const expected = [{ ledger: 'developer', ledgerId: dev.developerId, shard: shardOf(walletId), entryId: entries[1]!.id, seq: 2, problem: expect.stringMatching(/^its hash is not sha256/) }];
       expect(await breaksOf(dev.developerId)).toEqual(expected);
       expect(await reported(dev.developerId)).toEqual(expected);

@@ -1,4 +1,4 @@
-import { Check, Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
 import { DEVELOPER_LEDGER_KIND_NAMES, DEVELOPER_LEDGER_SHARDS, DeveloperLedgerKind, developerLedgerKindsWhere, sqlKindList } from './ledger-append';
 
 /**
@@ -16,6 +16,8 @@ import { DEVELOPER_LEDGER_KIND_NAMES, DEVELOPER_LEDGER_SHARDS, DeveloperLedgerKi
 @Check('developer_ledger_entries_kind', `kind IN (${sqlKindList(DEVELOPER_LEDGER_KIND_NAMES)})`)
 @Check('developer_ledger_entries_kind_sign', `(kind IN (${sqlKindList(developerLedgerKindsWhere({ mills: 'in' }))})) = (amount_mills > 0)`)
 @Check('developer_ledger_entries_insertion_link', `(kind IN (${sqlKindList(developerLedgerKindsWhere({ names: 'insertion' }))})) = (insertion_id IS NOT NULL)`)
+@Check('developer_ledger_entries_insertion_fields', `(insertion_id IS NOT NULL) = (game_id IS NOT NULL AND coins IS NOT NULL AND gross_mills IS NOT NULL) AND (insertion_id IS NOT NULL) = (game_id IS NOT NULL OR coins IS NOT NULL OR gross_mills IS NOT NULL)`)
+@Check('developer_ledger_entries_insertion_amounts', 'coins >= 1 AND gross_mills = coins * 250 AND abs(amount_mills) * 10 = gross_mills * 7')
 @Check('developer_ledger_entries_payout_link', `(kind IN (${sqlKindList(developerLedgerKindsWhere({ names: 'payout' }))})) = (payout_id IS NOT NULL)`)
 @Check('developer_ledger_entries_hash_length', 'octet_length(hash) = 32')
 @Index('developer_ledger_entries_earning_key', ['insertionId'], { unique: true, where: "kind = 'earning'" })
@@ -49,7 +51,24 @@ export class DeveloperLedgerEntry {
 
   /** The insertion an earning or void is about. */
   @Column('uuid', { name: 'insertion_id', nullable: true })
+  @ForeignKey('insertions', { name: 'developer_ledger_entries_insertion_id_fkey' })
   insertionId!: string | null;
+
+  /**
+   * An earning's or void's insertion's game, coins and gross mills (the earning entry is the
+   * developer's record of the insertion; developer_earnings is a view of them). No foreign key to
+   * games: each would share-lock the game's row on every insert-coin; the insertion holds one, and
+   * check:invariants holds the entry to its insertion.
+   */
+  @Column('uuid', { name: 'game_id', nullable: true })
+  gameId!: string | null;
+
+  @Column('integer', { nullable: true })
+  coins!: number | null;
+
+  /** bigint: read as a string. */
+  @Column('bigint', { name: 'gross_mills', nullable: true })
+  grossMills!: string | null;
 
   /** The payout a payout or payout_reversal is about (its table comes with payouts, CONTRACT §22). */
   @Column('uuid', { name: 'payout_id', nullable: true })

@@ -26,7 +26,7 @@ const WALLET_EXPECTED = chainHashSql('wallet', PREVIOUS('e'), {
 });
 const DEVELOPER_EXPECTED = chainHashSql('developer', PREVIOUS('e'), {
   developer_id: 'e.developer_id', shard: 'e.shard', seq: 'e.seq', kind: 'e.kind', amount_mills: 'e.amount_mills', balance_after_mills: 'e.balance_after_mills',
-  insertion_id: 'e.insertion_id', payout_id: 'e.payout_id', created_at: 'e.created_at',
+  insertion_id: 'e.insertion_id', game_id: 'e.game_id', coins: 'e.coins', gross_mills: 'e.gross_mills', payout_id: 'e.payout_id', created_at: 'e.created_at',
 });
 
 /**

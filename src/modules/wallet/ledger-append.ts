@@ -59,7 +59,7 @@ export const CHAINS = {
   },
   developer: {
     tag: 'arcade/developer-ledger/v1',
-    fields: ['developer_id', 'shard', 'seq', 'kind', 'amount_mills', 'balance_after_mills', 'insertion_id', 'payout_id', 'created_at'],
+    fields: ['developer_id', 'shard', 'seq', 'kind', 'amount_mills', 'balance_after_mills', 'insertion_id', 'game_id', 'coins', 'gross_mills', 'payout_id', 'created_at'],
   },
 } as const;
 export type ChainName = keyof typeof CHAINS;
@@ -247,9 +247,13 @@ export function developerShardSql(walletId: string): string {
 /** The shard of developer-level entries (payouts and their reversals), written with every shard locked. */
 export const DEVELOPER_LEVEL_SHARD = 0;
 
-/** One developer ledger entry to append: `amountMills` signed (its kind's sign), and the insertion or payout it is about. */
+/**
+ * One developer ledger entry to append: `amountMills` signed (its kind's sign), and the insertion or
+ * payout it is about. An earning or a void also carries its insertion's game, coins and gross (the
+ * earning entry is the developer's record of the insertion: developer_earnings is a view of them).
+ */
 export type DeveloperLedgerAppend =
-  | { developerId: string; kind: 'earning' | 'void'; amountMills: number; insertionId: string; walletId: string }
+  | { developerId: string; kind: 'earning' | 'void'; amountMills: number; insertionId: string; walletId: string; gameId: string; coins: number; grossMills: number }
   | { developerId: string; kind: 'payout' | 'payout_reversal'; amountMills: number; payoutId: string };
 
 type Placeholder = `$${number}`;
@@ -261,9 +265,10 @@ export interface DeveloperLedgerAppendOptions {
   after?: string;
   /**
    * The host's placeholders holding the developer, the unsigned amount in mills and the insertion or
-   * payout, and for earnings and voids the paying wallet (whose shard the entry goes to).
+   * payout, and for earnings and voids the paying wallet (whose shard the entry goes to) and the
+   * insertion's game, coins and gross mills.
    */
-  params: { developerId: Placeholder; amountMills: Placeholder; names: Placeholder; walletId?: Placeholder };
+  params: { developerId: Placeholder; amountMills: Placeholder; names: Placeholder; insertion?: { walletId: Placeholder; gameId: Placeholder; coins: Placeholder; grossMills: Placeholder } };
 }
 
 /**
@@ -284,29 +289,36 @@ export interface DeveloperLedgerAppendOptions {
  */
 export function developerLedgerAppendSql(kind: DeveloperLedgerKind, options: DeveloperLedgerAppendOptions): string {
   const as = options.as ?? 'developer_entry';
-  const { developerId, amountMills, names, walletId } = options.params;
+  const { developerId, amountMills, names, insertion } = options.params;
   const rule = DEVELOPER_LEDGER_KINDS[kind];
-  if ((rule.names === 'insertion') !== (walletId !== undefined)) throw new Error(`A ${kind} entry ${rule.names === 'insertion' ? 'needs' : 'takes no'} wallet: its shard is ${rule.names === 'insertion' ? "the wallet's" : 'the developer-level one'}.`);
-  for (const p of [developerId, amountMills, names, ...(walletId ? [walletId] : [])]) if (!/^\$\d+$/.test(p)) throw new Error(`Not a placeholder: ${p}`);
-  const key = `${kind}|${as}|${options.after ?? ''}|${developerId}|${amountMills}|${names}|${walletId ?? ''}`;
+  if ((rule.names === 'insertion') !== (insertion !== undefined)) throw new Error(`A ${kind} entry ${rule.names === 'insertion' ? 'needs' : 'takes no'} insertion fields: its shard is ${rule.names === 'insertion' ? "the wallet's" : 'the developer-level one'}.`);
+  const placeholders = [developerId, amountMills, names, ...(insertion ? [insertion.walletId, insertion.gameId, insertion.coins, insertion.grossMills] : [])];
+  for (const p of placeholders) if (!/^\$\d+$/.test(p)) throw new Error(`Not a placeholder: ${p}`);
+  const key = `${kind}|${as}|${options.after ?? ''}|${placeholders.join(',')}`;
   let text = developerTexts.get(key);
   if (text === undefined) {
     const signed = rule.mills === 'in' ? `${amountMills}::bigint` : `(-${amountMills}::bigint)`;
     const link = `${names}::uuid`;
-    const shard = walletId ? developerShardSql(`${walletId}::uuid`) : String(DEVELOPER_LEVEL_SHARD);
+    const shard = insertion ? developerShardSql(`${insertion.walletId}::uuid`) : String(DEVELOPER_LEVEL_SHARD);
+    const game = insertion ? `${insertion.gameId}::uuid` : 'NULL';
+    const coins = insertion ? `${insertion.coins}::integer` : 'NULL';
+    const gross = insertion ? `${insertion.grossMills}::bigint` : 'NULL';
     // The SET's right-hand sides read the row as it was: last_hash is the shard's previous entry's hash.
     const hash = chainHashSql('developer', 'b.last_hash', {
       developer_id: 'b.developer_id', shard: 'b.shard', seq: 'b.last_seq + 1', kind: `'${kind}'`, amount_mills: signed, balance_after_mills: `b.balance_mills + ${signed}`,
-      insertion_id: rule.names === 'insertion' ? link : 'NULL', payout_id: rule.names === 'payout' ? link : 'NULL', created_at: 'now()',
+      insertion_id: rule.names === 'insertion' ? link : 'NULL', game_id: game, coins, gross_mills: gross,
+      payout_id: rule.names === 'payout' ? link : 'NULL', created_at: 'now()',
     });
     const host = options.after ? ` FROM ${options.after}` : '';
+    const columns = ['developer_id', 'shard', 'seq', 'kind', 'amount_mills', 'balance_after_mills', `${rule.names}_id`, ...(insertion ? ['game_id', 'coins', 'gross_mills'] : []), 'created_at', 'hash'];
+    const values = ['h.developer_id', 'h.shard', 'h.last_seq', `'${kind}'`, signed, 'h.balance_mills', link, ...(insertion ? [game, coins, gross] : []), 'now()', 'h.last_hash'];
     text = `${as}_head AS (
          UPDATE developer_balances b SET balance_mills = b.balance_mills + ${signed}, last_seq = b.last_seq + 1, last_hash = ${hash}${host}
           WHERE b.developer_id = ${developerId}::uuid AND b.shard = ${shard}
          RETURNING b.developer_id, b.shard, b.last_seq, b.balance_mills, b.last_hash
        ), ${as} AS (
-         INSERT INTO developer_ledger_entries (developer_id, shard, seq, kind, amount_mills, balance_after_mills, ${rule.names}_id, created_at, hash)
-         SELECT h.developer_id, h.shard, h.last_seq, '${kind}', ${signed}, h.balance_mills, ${link}, now(), h.last_hash FROM ${options.after ? `${options.after} LEFT JOIN ${as}_head h ON true` : `${as}_head h`}
+         INSERT INTO developer_ledger_entries (${columns.join(', ')})
+         SELECT ${values.join(', ')} FROM ${options.after ? `${options.after} LEFT JOIN ${as}_head h ON true` : `${as}_head h`}
          RETURNING id, balance_after_mills
        )`;
     developerTexts.set(key, text);
@@ -322,13 +334,15 @@ export function builtDeveloperAppends(): readonly { kind: DeveloperLedgerKind; t
   return developerAppends;
 }
 
-/** The values of a developer append whose placeholders are `$1`, `$2`, `$3` (and `$4` the wallet), as `appendToDeveloperLedger` numbers them; refuses a wrong sign. */
+/** The values of a developer append whose placeholders are `$1`, `$2`, `$3` (and `$4`-`$7` the wallet, game, coins and gross), as `appendToDeveloperLedger` numbers them; refuses a wrong sign. */
 export function developerLedgerAppendValues(entry: DeveloperLedgerAppend): unknown[] {
   const rule = DEVELOPER_LEDGER_KINDS[entry.kind];
   if (!Number.isSafeInteger(entry.amountMills) || entry.amountMills === 0 || entry.amountMills > 0 !== (rule.mills === 'in')) {
     throw new Error(`A ${entry.kind} entry moves money ${rule.mills}: ${entry.amountMills} mills does not.`);
   }
-  return 'insertionId' in entry ? [entry.developerId, Math.abs(entry.amountMills), entry.insertionId, entry.walletId] : [entry.developerId, Math.abs(entry.amountMills), entry.payoutId];
+  return 'insertionId' in entry
+    ? [entry.developerId, Math.abs(entry.amountMills), entry.insertionId, entry.walletId, entry.gameId, entry.coins, entry.grossMills]
+    : [entry.developerId, Math.abs(entry.amountMills), entry.payoutId];
 }
 
 const LOCK_DEVELOPER_HEADS = `SELECT sum(balance_mills)::text AS balance_mills, count(*)::int AS shards
@@ -357,7 +371,7 @@ export async function appendToDeveloperLedger(uow: UnitOfWork, entry: DeveloperL
   const values = developerLedgerAppendValues(entry);
   const developerLevel = !('insertionId' in entry);
   const before = developerLevel ? await lockDeveloperHeads(uow, entry.developerId) : undefined;
-  const text = `WITH ${developerLedgerAppendSql(entry.kind, { params: { developerId: '$1', amountMills: '$2', names: '$3', ...(developerLevel ? {} : { walletId: '$4' as const }) } })}
+  const text = `WITH ${developerLedgerAppendSql(entry.kind, { params: { developerId: '$1', amountMills: '$2', names: '$3', ...(developerLevel ? {} : { insertion: { walletId: '$4', gameId: '$5', coins: '$6', grossMills: '$7' } as const }) } })}
        SELECT developer_entry.id::text AS id, developer_entry.balance_after_mills FROM developer_entry`;
   const row = await uow.one<{ id: string; balance_after_mills: string }>(text, values);
   if (!row) throw new Error(`Developer ${entry.developerId} has no ledger head.`);

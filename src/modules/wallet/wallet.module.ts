@@ -6,7 +6,6 @@ import { Wallet } from './wallet.entity';
 import { InsertionVoid } from './insertion-void.entity';
 import { LedgerEntry } from './ledger-entry.entity';
 import { Insertion } from './insertion.entity';
-import { DeveloperEarning } from './developer-earning.entity';
 import { DeveloperBalance } from './developer-balance.entity';
 import { DeveloperLedgerEntry } from './developer-ledger-entry.entity';
 import { AdminCreditsService } from './admin-credits.service';
@@ -19,7 +18,7 @@ import { WALLET } from './wallet.declarations';
 
 @Declares(WALLET)
 @Module({
-  imports: [TypeOrmModule.forFeature([Wallet, LedgerEntry, Insertion, DeveloperEarning, InsertionVoid, DeveloperLedgerEntry, DeveloperBalance]), AuditModule, IdempotencyModule],
+  imports: [TypeOrmModule.forFeature([Wallet, LedgerEntry, Insertion, InsertionVoid, DeveloperLedgerEntry, DeveloperBalance]), AuditModule, IdempotencyModule],
   controllers: [WalletController],
   providers: [WalletRepository, WalletService, AdminCreditsService, OpenWalletOnPlayerLinked],
   exports: [WalletService],

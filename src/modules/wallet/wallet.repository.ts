@@ -73,16 +73,19 @@ export interface InsertionPayment {
 const DEBIT = ledgerAppendSql('debit', { as: 'debit', onlyIfCovered: true });
 // Insert-coin's own values follow the append's: $1 the wallet, $2 the coins, its own from $3.
 if (DEBIT.valueCount !== 2) throw new Error(`PAY_FOR_INSERTION numbers its values from $3, after the debit's 2; the append now takes ${DEBIT.valueCount}.`);
-/** The earning's entry in the developer ledger (the one developer append), written only with its developer_earnings row: $7 the developer, $9 the mills, $3 the insertion, $1 the wallet (its shard). */
-const EARNING_APPEND = developerLedgerAppendSql('earning', { as: 'earning_entry', after: 'earning', params: { developerId: '$7', amountMills: '$9', names: '$3', walletId: '$1' } });
+/**
+ * The earning's entry in the developer ledger (the one developer append), written only with its
+ * insertion: $7 the developer, $9 the mills, $3 the insertion, $1 the wallet (its shard), $5 the game,
+ * $2 the coins, $8 the gross. It is the developer's record of the insertion (developer_earnings is a view of these entries).
+ */
+const EARNING_APPEND = developerLedgerAppendSql('earning', {
+  as: 'earning_entry', after: 'insertion',
+  params: { developerId: '$7', amountMills: '$9', names: '$3', insertion: { walletId: '$1', gameId: '$5', coins: '$2', grossMills: '$8' } },
+});
 const PAY_FOR_INSERTION_HEAD = `${DEBIT.text}, insertion AS (
          INSERT INTO insertions (id, play_session_id, game_id, player_id, ledger_entry_id, coins)
          SELECT $3::uuid, $4::uuid, $5::uuid, $6::uuid, debit.id, $2::integer FROM debit
          RETURNING id, created_at
-       ), earning AS (
-         INSERT INTO developer_earnings (insertion_id, developer_id, game_id, coins, gross_mills, earned_mills)
-         SELECT insertion.id, $7::uuid, $5::uuid, $2::integer, $8::bigint, $9::bigint FROM insertion
-         RETURNING id
        ), ${EARNING_APPEND}, touched AS (
          UPDATE play_sessions SET last_seen_at = GREATEST(last_seen_at, now())
           WHERE id = $4::uuid AND EXISTS (SELECT 1 FROM insertion)
@@ -97,7 +100,7 @@ const APPEND_VOID = `${VOID_APPEND.text}, voided AS (
          INSERT INTO insertion_voids (insertion_id, ledger_entry_id, developer_id, game_id, coins, gross_mills, earned_mills, reason, voided_by)
          SELECT ${v(1)}::uuid, entry.id, ${v(2)}::uuid, ${v(3)}::uuid, $2::integer, ${v(4)}::bigint, ${v(5)}::bigint, ${v(6)}::text, ${v(7)}::uuid FROM entry
          RETURNING voided_at
-       ), ${developerLedgerAppendSql('void', { as: 'void_entry', after: 'voided', params: { developerId: v(2), amountMills: v(5), names: v(1), walletId: '$1' } })}
+       ), ${developerLedgerAppendSql('void', { as: 'void_entry', after: 'voided', params: { developerId: v(2), amountMills: v(5), names: v(1), insertion: { walletId: '$1', gameId: v(3), coins: '$2', grossMills: v(4) } } })}
        SELECT entry.id::text AS id, entry.balance_after, voided.voided_at FROM entry, voided, void_entry`;
 /** The balance after the debit; null when refused (no debit, hence no insertion). Nothing else: its row is decoded on every insert-coin. */
 const PAY_FOR_INSERTION_TAIL = `SELECT (SELECT balance_after FROM debit) AS balance_after`;
