@@ -21,6 +21,7 @@ import { AddTwoFactor1796870000000 } from './1796870000000-add-two-factor';
 import { AddAccountErasure1796880000000 } from './1796880000000-add-account-erasure';
 import { ChainLedgerEntries1796890000000 } from './1796890000000-chain-ledger-entries';
 import { AddDeveloperLedger1796900000000 } from './1796900000000-add-developer-ledger';
+import { AddPayouts1796910000000 } from './1796910000000-add-payouts';
 
 /** Every migration, in order. Listed here (not globbed) so source and compiled builds agree. */
 export const MIGRATIONS = [
@@ -47,4 +48,5 @@ export const MIGRATIONS = [
   AddAccountErasure1796880000000,
   ChainLedgerEntries1796890000000,
   AddDeveloperLedger1796900000000,
+  AddPayouts1796910000000,
 ];

@@ -24,6 +24,7 @@ import { AchievementsModule } from './modules/achievements';
 import { RetentionModule } from './modules/retention';
 import { AuditModule } from './modules/audit';
 import { PaymentsModule } from './modules/payments';
+import { PayoutsModule } from './modules/payouts';
 import { AccountDataModule } from './modules/account-data';
 import { KERNEL } from './errors/error-status';
 import { ComposedDeclarations, composeDeclarations, DeclarationsModule, declaringParts } from './registry/compose';
@@ -48,6 +49,7 @@ const FEATURES = [
   AdminModule,
   AuditModule,
   PaymentsModule,
+  PayoutsModule,
   AccountDataModule,
   CatalogueModule,
   WebModule,

@@ -49,6 +49,12 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ ADMIN_REQUIRE_2FA: 'maybe' })).toThrow(/ADMIN_REQUIRE_2FA accepts "true" or "false"/);
   });
 
+  it('holds developer earnings 14 days and pays from $25 unless told otherwise (CONTRACT §22)', () => {
+    expect(loadConfig({}).payouts).toEqual({ holdDays: 14, minimumMills: 25_000 });
+    expect(loadConfig({ PAYOUT_HOLD_DAYS: '0', PAYOUT_MINIMUM_USD: '12.5' }).payouts).toEqual({ holdDays: 0, minimumMills: 12_500 });
+    expect(loadConfig({ PAYOUT_MINIMUM_USD: '0.01' }).payouts.minimumMills).toBe(10);
+  });
+
   it('sells the default packs through the sandbox outside production', () => {
     expect(loadConfig({}).coinPacks).toEqual([10, 40, 100]);
     expect(loadConfig({ COIN_PACKS: ' 100, 5 ,40' }).coinPacks).toEqual([5, 40, 100]);
@@ -115,6 +121,10 @@ describe('loadConfig', () => {
     ['COIN_PACKS', '100001', /COIN_PACKS accepts/],
     ['PAYMENT_PROVIDER', 'paypal', /PAYMENT_PROVIDER accepts "sandbox" or "stripe"/],
     ['STRIPE_API_URL', 'ftp://x', /STRIPE_API_URL accepts a URL \(http:, https:\)/],
+    ['PAYOUT_HOLD_DAYS', '366', /PAYOUT_HOLD_DAYS accepts an integer from 0 to 365/],
+    ['PAYOUT_MINIMUM_USD', '0', /PAYOUT_MINIMUM_USD accepts a US-dollar amount from 0.01 to 1000000 with at most two decimals/],
+    ['PAYOUT_MINIMUM_USD', '25.005', /PAYOUT_MINIMUM_USD accepts a US-dollar amount/],
+    ['PAYOUT_MINIMUM_USD', '-5', /PAYOUT_MINIMUM_USD accepts a US-dollar amount/],
   ])('stops on a bad %s with a message naming it', (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(message);

@@ -69,6 +69,15 @@ export interface Config {
   /** Coins per pack on sale (COIN_PACKS), ascending, distinct (CONTRACT §19). */
   coinPacks: readonly number[];
   payments: PaymentsConfig;
+  payouts: PayoutsConfig;
+}
+
+/** Developer payouts (CONTRACT §22). */
+export interface PayoutsConfig {
+  /** PAYOUT_HOLD_DAYS: earnings of the last this many days are held (time for voids and disputes). */
+  holdDays: number;
+  /** PAYOUT_MINIMUM_USD in mills (whole cents): no payout below it. */
+  minimumMills: number;
 }
 
 export type PasswordHashCost = 'owasp' | 'test';
@@ -275,6 +284,20 @@ function payments(env: Env, nodeEnv: string): PaymentsConfig {
   };
 }
 
+/** PAYOUT_HOLD_DAYS (0 to 365, default 14) and PAYOUT_MINIMUM_USD (dollars and at most two decimals, 0.01 to 1,000,000, default 25). */
+function payouts(env: Env): PayoutsConfig {
+  const raw = str(env, 'PAYOUT_MINIMUM_USD');
+  let minimumMills = 25_000;
+  if (raw !== undefined) {
+    const match = /^(\d{1,7})(?:\.(\d{1,2}))?$/.exec(raw);
+    minimumMills = match ? Number(match[1]) * 1000 + Number((match[2] ?? '').padEnd(2, '0')) * 10 : NaN;
+    if (!(minimumMills >= 10 && minimumMills <= 1_000_000_000)) {
+      throw new ConfigError('PAYOUT_MINIMUM_USD', 'a US-dollar amount from 0.01 to 1000000 with at most two decimals, such as "25" or "12.50"', raw);
+    }
+  }
+  return { holdDays: int(env, 'PAYOUT_HOLD_DAYS', 14, 0, 365), minimumMills };
+}
+
 /** Keeps user and password of a URL out of error messages and logs. */
 export function redactUrl(raw: string): string {
   try {
@@ -345,6 +368,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     coinPacks: Object.freeze(coinPacks(env)),
     payments: Object.freeze(payments(env, nodeEnv)),
+    payouts: Object.freeze(payouts(env)),
   };
   if (config.databaseOwnerUrl !== undefined && config.databaseUrl === undefined) {
     throw new ConfigError('DATABASE_OWNER_URL', 'a URL only together with DATABASE_URL (the embedded PostgreSQL manages both roles itself)', redactUrl(config.databaseOwnerUrl));

@@ -27,6 +27,7 @@ const FIELD_WORDS: Record<string, string> = {
   entryUrl: 'Entry URL',
   iconKey: 'Icon',
   packId: 'Pack',
+  accountId: 'Stripe account id',
   amountCents: 'Amount',
   amount_total: 'Amount',
   amount_refunded: 'Amount refunded',

@@ -6,7 +6,7 @@ import { Check, Column, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from
  */
 @Entity('audit_log')
 @Check('audit_log_action_format', "action ~ '^[a-z]+\\.[a-z_]+$'")
-@Check('audit_log_target_type', "target_type IN ('user', 'version', 'game', 'key', 'score', 'insertion')")
+@Check('audit_log_target_type', "target_type IN ('user', 'version', 'game', 'key', 'score', 'insertion', 'payout_run', 'payout')")
 @Check('audit_log_reason_length', 'char_length(reason) <= 200')
 // (actor_id, id DESC) and (target_id, id DESC): TypeORM compares name and columns, not their order.
 @Index('audit_log_actor_idx', ['actorId', 'id'])
