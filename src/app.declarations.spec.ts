@@ -128,6 +128,8 @@ describe('the app composes every module\'s declarations', () => {
     });
     expect(composed.auditActions.get('insertion.void')).toBe('insertion');
     expect(composed.auditActions.get('user.erase')).toBe('user');
-    expect(composed.auditActions.size).toBe(18);
+    expect(composed.auditActions.get('payout.run')).toBe('payout_run');
+    expect(composed.auditActions.get('payout.fail')).toBe('payout');
+    expect(composed.auditActions.size).toBe(21);
   });
 });

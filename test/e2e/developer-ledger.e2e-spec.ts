@@ -328,10 +328,19 @@ describe('the developer ledger', () => {
     await paidSession(t, player, game.slug);
     const uow = t.app.nest.get(UnitOfWork);
     const payoutId = randomUUID();
-    const paid = await uow.run(() => appendToDeveloperLedger(uow, { developerId: dev.developerId, kind: 'payout', amountMills: -350, payoutId }));
+    // The payout's row and the entry go together (the database holds them to each other at COMMIT), as the payout run writes them.
+    const paid = await uow.run(async () => {
+      const runId = randomUUID();
+      await uow.query('INSERT INTO payout_runs (id, idempotency_key, requested_by) VALUES ($1, $2, $3)', [runId, `ledger-test-${runId}`, dev.accountId]);
+      await uow.query("INSERT INTO payouts (id, run_id, developer_id, amount_mills, balance_before_mills, held_mills, method_kind) VALUES ($1, $2, $3, 350, 350, 0, 'sandbox')", [payoutId, runId, dev.developerId]);
+      return appendToDeveloperLedger(uow, { developerId: dev.developerId, kind: 'payout', amountMills: -350, payoutId });
+    });
     expect(paid.balanceMills).toBe(0);
     await expect(uow.run(() => appendToDeveloperLedger(uow, { developerId: dev.developerId, kind: 'payout_reversal', amountMills: -350, payoutId }))).rejects.toThrow(/moves money in/);
-    const back = await uow.run(() => appendToDeveloperLedger(uow, { developerId: dev.developerId, kind: 'payout_reversal', amountMills: 350, payoutId }));
+    const back = await uow.run(async () => {
+      await uow.query("UPDATE payouts SET status = 'failed', failure_reason = 'Returned', failed_at = now() WHERE id = $1", [payoutId]);
+      return appendToDeveloperLedger(uow, { developerId: dev.developerId, kind: 'payout_reversal', amountMills: 350, payoutId });
+    });
     expect(back.balanceMills).toBe(350);
     // A second reversal of one payout is refused by the database.
     await expect(uow.run(() => appendToDeveloperLedger(uow, { developerId: dev.developerId, kind: 'payout_reversal', amountMills: 350, payoutId }))).rejects.toThrow(/developer_ledger_entries_payout_reversal_key/);

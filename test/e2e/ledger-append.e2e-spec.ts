@@ -1,7 +1,5 @@
 import { UnitOfWork } from '../../src/database/unit-of-work';
-import { randomUUID } from 'node:crypto';
 import {
-  appendToDeveloperLedger,
   builtDeveloperAppends,
   DEVELOPER_LEDGER_KIND_NAMES,
   developerLedgerKindsWhere,
@@ -34,7 +32,7 @@ describe('the one ledger append', () => {
   let log: StatementLog;
 
   beforeAll(async () => {
-    t = await createWorldApp();
+    t = await createWorldApp({ env: { PAYOUT_HOLD_DAYS: '0', PAYOUT_MINIMUM_USD: '0.01' } });
     log = recordStatements(t);
   });
   afterAll(async () => {
@@ -54,12 +52,16 @@ describe('the one ledger append', () => {
   }
 
   it('every writer (insert-coin, admin credit, purchase, refund, dispute, won dispute, refund reversal, void, forfeit) writes through it, one entry per statement', async () => {
-    const entriesBefore = Number((await t.db.query('SELECT count(*) AS n FROM ledger_entries')).rows[0].n);
     const dev = await createDeveloper(t);
     const game = await publishGame(t, dev, { coinsPerCredit: 2 });
     const player = await signUpVerifiedPlayer(t);
     const leaving = await signUpVerifiedPlayer(t);
     const admin = await adminCookie(t);
+    // Earnings for the payout below, made before the statements are read (nothing held, PAYOUT_HOLD_DAYS=0).
+    const payer = await signUpVerifiedPlayer(t);
+    await fundPlayer(t, payer, 2);
+    await paidSession(t, payer, game.slug);
+    const entriesBefore = Number((await t.db.query('SELECT count(*) AS n FROM ledger_entries')).rows[0].n);
     const { statements: sent } = await log.during(async () => {
       await fundPlayer(t, player, 20); // credit
       const { insertionId } = await paidSession(t, player, game.slug); // debit
@@ -74,11 +76,10 @@ describe('the one ledger append', () => {
       await t.app.nest.get(UnitOfWork).run(() => t.app.nest.get(WalletService).returnPurchaseCoins(wallet, refunded, 10, 'refund_reversal', 'A refund failed: coins returned'));
       await fundPlayer(t, leaving, 5);
       await t.http().post('/api/me/delete').set('Cookie', leaving.cookie).send({ currentPassword: leaving.password, confirm: 'DELETE' }).expect(204); // forfeit
-      // Payouts and their reversals (CONTRACT §22): the payout run is built on this append; through the function it will call.
-      const uow = t.app.nest.get(UnitOfWork);
-      const payoutId = randomUUID();
-      await uow.run(() => appendToDeveloperLedger(uow, { developerId: dev.developerId, kind: 'payout', amountMills: -175, payoutId })); // payout
-      await uow.run(() => appendToDeveloperLedger(uow, { developerId: dev.developerId, kind: 'payout_reversal', amountMills: 175, payoutId })); // payout_reversal
+      // Payouts and their reversals (CONTRACT §22): a payout run and an admin's "failed".
+      await t.http().put('/api/portal/payout-method').set('Cookie', dev.cookie).send({ kind: 'sandbox' }).expect(200);
+      const run = await t.http().post('/api/admin/payout-runs').set('Cookie', admin).send({ idempotencyKey: idempotencyKey('run') }).expect(201); // payout
+      await t.http().post(`/api/admin/payouts/${run.body.payouts[0].payoutId}/fail`).set('Cookie', admin).send({ reason: 'Returned by the bank' }).expect(200); // payout_reversal
     });
 
     const writes = sent.filter((text) => text.match(WRITES_LEDGER) || MOVES_BALANCE.test(text));
@@ -101,7 +102,8 @@ describe('the one ledger append', () => {
     // The earning and the void rode the statements that already wrote the debit and the void: no statement of their own.
     expect(developerWrites.slice(0, 2).map(appendOf)).toEqual(['debit', 'void']);
     const developerEntries = Number((await t.db.query('SELECT count(*) AS n FROM developer_ledger_entries WHERE developer_id = $1', [dev.developerId])).rows[0].n);
-    expect(developerEntries).toBe(developerWrites.length);
+    // ... and the payer's earning, made before the statements were read.
+    expect(developerEntries).toBe(developerWrites.length + 1);
   });
 
   it("the database's kind constraints admit the kinds of the list, with their signs and purchase links (the migrations spell them out)", async () => {

@@ -12,7 +12,7 @@ import { dateText, moneyText, shortIdText, timeOfDayText } from './formats';
 export type After = 'reload' | 'navigate' | 'refresh';
 
 export interface ApiFormProps {
-  method: 'POST' | 'PATCH' | 'DELETE';
+  method: 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** The REST endpoint. */
   action: string;
   /** The form's accessible name: the id of its heading, or a label. */

@@ -1,12 +1,13 @@
 import type { ComponentChildren } from 'preact';
 import { Layout, Viewer } from '../../http/pages/layout';
 
-type DeveloperSection = 'overview' | 'keys' | 'earnings' | 'game';
+type DeveloperSection = 'overview' | 'keys' | 'earnings' | 'payouts' | 'game';
 
 const LINKS: { section: DeveloperSection; href: string; label: string }[] = [
   { section: 'overview', href: '/developer', label: 'Overview' },
   { section: 'keys', href: '/developer/keys', label: 'API keys' },
   { section: 'earnings', href: '/developer/earnings', label: 'Earnings' },
+  { section: 'payouts', href: '/developer/payouts', label: 'Payouts' },
 ];
 
 /** Every developer-portal page: the layout under "Developer", with the portal's own links. */

@@ -13,3 +13,4 @@ export type { ApiKeyContext } from './api-key.decorators';
 export { GameDto, RejectVersionDto, VersionDto } from './developer-portal.dto';
 export { thumbnailUrlOf } from './game-thumbnail.rules';
 export { THUMBNAIL_UPLOAD_PATH, thumbnailBody } from './game-thumbnail.body';
+export { DeveloperLayout } from './developer-layout';

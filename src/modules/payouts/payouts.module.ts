@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Declares } from '../../registry/declarations';
 import { AuditModule } from '../audit';
+import { DeveloperPortalModule } from '../developer-portal';
 import { WalletModule } from '../wallet';
 import { AdminPayoutsController } from './admin-payouts.controller';
 import { PayoutMethod } from './payout-method.entity';
@@ -13,13 +14,14 @@ import { PAYOUTS } from './payouts.declarations';
 import { PayoutsRepository } from './payouts.repository';
 import { PayoutsService } from './payouts.service';
 import { PortalPayoutsController } from './portal-payouts.controller';
+import { PayoutsPagesController } from './payouts-pages.controller';
 import { StripeTransfers } from './stripe-transfers';
 
 /** Developers get paid (CONTRACT §22): balances, payout methods, payout runs, mark-paid and fail, Stripe transfers. */
 @Declares(PAYOUTS)
 @Module({
-  imports: [TypeOrmModule.forFeature([PayoutMethod, PayoutRun, Payout]), WalletModule, AuditModule],
-  controllers: [PortalPayoutsController, AdminPayoutsController],
+  imports: [TypeOrmModule.forFeature([PayoutMethod, PayoutRun, Payout]), WalletModule, AuditModule, DeveloperPortalModule],
+  controllers: [PortalPayoutsController, AdminPayoutsController, PayoutsPagesController],
   providers: [PayoutsRepository, PayoutsService, PayoutRunService, PayoutOutcomesService, StripeTransfers],
   exports: [PayoutsService],
 })
