@@ -74,6 +74,7 @@ describe('accessibility of the pages (CONTRACT §17.1)', () => {
     { name: '/developer (not a developer)', who: 'newcomer', path: () => '/developer' },
     { name: '/developer', who: 'developer', path: () => '/developer' },
     { name: '/developer/games/{gameId}', who: 'developer', path: () => `/developer/games/${gameId}` },
+    { name: '/developer/payouts', who: 'developer', path: () => '/developer/payouts' },
     { name: '/developer/games/{gameId} suspended', who: 'developer', path: () => `/developer/games/${suspendedGameId}` },
     {
       name: '/developer/games/{gameId} editing an achievement',

@@ -129,6 +129,7 @@ describe('screenshots of every page (docs/screenshots)', () => {
       await page.getByRole('button', { name: 'Copy key' }).waitFor();
     });
     await shoot(developerContext, 'developer-earnings', '/developer/earnings');
+    await shoot(developerContext, 'developer-payouts', '/developer/payouts');
 
     const adminContext = await contextFor({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
     await shoot(adminContext, 'admin', '/admin');

@@ -20,7 +20,7 @@ export interface ConfirmDialogProps {
   /** The question, naming what it acts on ("Retire “First Coin”?"): the dialog's heading and name. */
   title: string;
   /** The button that does it. */
-  confirm: `Confirm ${string}`;
+  confirm: 'Confirm' | `Confirm ${string}`;
   /** Asks a "Reason" (kept in the audit log). */
   reason?: 'required' | 'optional';
   /** In a row: the button that opens the dialog ... */

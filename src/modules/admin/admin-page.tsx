@@ -6,14 +6,16 @@
  * section shows (a search, a chosen game, a page of a list).
  */
 import type { ComponentChildren } from 'preact';
-import { ApiForm, Cell, Hidden, LongText, NumberField, Select, Submit, TextField, When } from '../../http/pages/components';
-import { wholeNumberText } from '../../http/pages/formats';
+import { ApiForm, Cell, Hidden, LongText, Money, NumberField, Select, Submit, TextField, When } from '../../http/pages/components';
+import { moneyText, wholeNumberText } from '../../http/pages/formats';
+import { millsToUsd } from '../wallet';
 import { ConfirmDialog, Echo } from '../../http/pages/confirm-dialog';
 import { Layout, Viewer } from '../../http/pages/layout';
 import type { AuditEntry } from '../audit';
 import type { AdminGameView, GameStatus, ReviewView } from '../developer-portal';
 import type { AdminUserView } from '../identity';
 import type { AdminScoreView } from '../scoring';
+import type { PayoutRow } from '../payouts';
 
 /** What the page shows, in its query string: each section keeps its own parameters. */
 export interface AdminPageState {
@@ -30,6 +32,8 @@ export interface AdminPageState {
   scores?: string;
   /** Audit log: the older page after this cursor. */
   audit?: string;
+  /** Payouts: the older page after this cursor. */
+  payouts?: string;
 }
 
 export interface Page<T> {
@@ -49,6 +53,8 @@ export interface AdminPageProps {
   /** Null until a game is chosen; `unknown` for a game id that is no game. */
   scores: Page<AdminScoreView> | 'unknown' | null;
   audit: Page<AuditEntry>;
+  /** Every developer's payouts, newest first. */
+  payouts: Page<PayoutRow>;
   /** A fresh idempotency key for each form that needs one (credit, void): a double submit applies once. */
   newKey: () => string;
 }
@@ -67,6 +73,7 @@ const SECTIONS = [
   { id: 'users', name: 'Users' },
   { id: 'scores', name: 'Scores' },
   { id: 'audit-log', name: 'Audit log' },
+  { id: 'payouts', name: 'Payouts' },
 ] as const;
 
 function Section(props: { id: string; name: string; children: ComponentChildren }) {
@@ -608,6 +615,117 @@ function AuditSection(props: AdminPageProps) {
   );
 }
 
+/** CONTRACT §22: "Run payouts" (asks first), and every payout with "Mark paid" and "Mark failed" while it is pending. */
+function PayoutsSection(props: AdminPageProps) {
+  const { items, nextCursor } = props.payouts;
+  return (
+    <Section id="payouts" name="Payouts">
+      <div id="payouts-region" data-region="">
+        {/* In the region: after a run, it comes back with a fresh idempotency key. */}
+        <div class="actions">
+          <ConfirmDialog
+            id="run-payouts"
+            opener="Run payouts"
+            openerVariant="secondary"
+            title="Run payouts now?"
+            confirm="Confirm payout run"
+            request={{ method: 'POST', action: '/api/admin/payout-runs', after: 'refresh', flash: 'Payout run done: every developer due a payout has one below.' }}
+          >
+            <p>
+              Every developer with a payout method and at least the minimum available is paid all of it now: Stripe payouts are transferred at
+              once, sandbox payouts wait for you to mark them paid or failed.
+            </p>
+            <Hidden name="idempotencyKey" value={props.newKey()} />
+          </ConfirmDialog>
+        </div>
+        <table class="data">
+          <caption>Payouts</caption>
+          <thead>
+            <tr>
+              <th scope="col">Developer</th>
+              <th scope="col" class="num">Amount</th>
+              <th scope="col">Status</th>
+              <th scope="col">Created</th>
+              <th scope="col">Actions</th>
+            </tr>
+          </thead>
+          <tbody>
+            {items.length === 0 ? (
+              <tr>
+                <td colspan={5}>No payouts yet.</td>
+              </tr>
+            ) : (
+              items.map((payout) => {
+                const id = encodeURIComponent(payout.id);
+                const amount = moneyText(millsToUsd(payout.amountMills));
+                return (
+                  <tr data-payout-id={payout.id}>
+                    <Cell label="Developer">
+                      <div class="stack">
+                        <Words text={payout.developerName} />
+                        <span class="mono id">
+                          <LongText text={payout.id} short />
+                        </span>
+                      </div>
+                    </Cell>
+                    <Cell label="Amount" class="num">
+                      <Money usd={millsToUsd(payout.amountMills)} />
+                    </Cell>
+                    <Cell label="Status" class={`status-${payout.status}`}>
+                      {payout.status === 'paid' ? (
+                        <>
+                          {`paid (${payout.methodKind}) `}
+                          {payout.reference ? <LongText text={payout.reference} /> : null}
+                        </>
+                      ) : payout.status === 'failed' ? (
+                        <Words text={`failed: ${payout.failureReason ?? ''}`} />
+                      ) : (
+                        `pending (${payout.methodKind})`
+                      )}
+                    </Cell>
+                    <Cell label="Created">
+                      <When at={payout.createdAt} />
+                    </Cell>
+                    <Cell label="Actions">
+                      {payout.status === 'pending' ? (
+                        <div class="actions">
+                          <RowDialog id={`mark-paid-${payout.id}`} opener="Mark paid">
+                            <ApiForm method="POST" action={`/api/admin/payouts/${id}/mark-paid`} labelledBy={`mark-paid-${payout.id}-heading`} after="refresh" flash={`Marked the payout of ${amount} to ${payout.developerName} paid.`}>
+                              <h3 id={`mark-paid-${payout.id}-heading`}>{`Mark the payout of ${amount} to ${payout.developerName} paid`}</h3>
+                              <TextField id={`mark-paid-reference-${payout.id}`} label="Reference" name="reference" required hint="The payment's reference, such as the bank transfer's (at most 200 characters)." />
+                              <div class="actions">
+                                <Submit>Confirm</Submit>
+                                <Cancel />
+                              </div>
+                            </ApiForm>
+                          </RowDialog>
+                          <ConfirmDialog
+                            id={`mark-failed-${payout.id}`}
+                            opener="Mark failed"
+                            title={`Mark the payout of ${amount} to ${payout.developerName} failed?`}
+                            confirm="Confirm"
+                            reason="required"
+                            request={{ method: 'POST', action: `/api/admin/payouts/${id}/fail`, after: 'refresh', flash: `Marked the payout of ${amount} to ${payout.developerName} failed: the amount is back in their balance.` }}
+                          >
+                            <p>The amount goes back to the developer's balance and the next payout run pays it again. A failed payout cannot be marked paid later.</p>
+                          </ConfirmDialog>
+                        </div>
+                      ) : (
+                        '—'
+                      )}
+                    </Cell>
+                  </tr>
+                );
+              })
+            )}
+          </tbody>
+        </table>
+        <NextPage href={nextCursor ? adminHref(props.state, { payouts: nextCursor }, 'payouts') : null}>Older</NextPage>
+      </div>
+    </Section>
+  );
+}
+
 export function AdminPage(props: AdminPageProps) {
   return (
     <Layout title="Admin" viewer={props.viewer} page="admin" section="admin">
@@ -626,6 +744,7 @@ export function AdminPage(props: AdminPageProps) {
       <UsersSection {...props} />
       <ScoresSection {...props} />
       <AuditSection {...props} />
+      <PayoutsSection {...props} />
     </Layout>
   );
 }

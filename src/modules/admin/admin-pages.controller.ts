@@ -11,11 +11,12 @@ import { AuditService } from '../audit';
 import { GamesService } from '../developer-portal';
 import { UserModerationService } from '../identity';
 import { ScoreModerationService } from '../scoring';
+import { PayoutsService } from '../payouts';
 import { AdminPage, AdminPageState, GAME_STATUSES } from './admin-page';
 
 /** How many games the "Game" choice of the Scores section offers (the newest). */
 const GAME_CHOICES = 100;
-const TEXT_KEYS = ['review', 'gameQuery', 'games', 'user', 'game', 'scores', 'audit'] as const;
+const TEXT_KEYS = ['review', 'gameQuery', 'games', 'user', 'game', 'scores', 'audit', 'payouts'] as const;
 
 /** The page's own query string, read leniently: a value that is not a short string (or a known status) is ignored. */
 function stateOf(query: Record<string, unknown>): AdminPageState {
@@ -45,25 +46,27 @@ export class AdminPagesController {
     private readonly users: UserModerationService,
     private readonly scores: ScoreModerationService,
     private readonly audit: AuditService,
+    private readonly payouts: PayoutsService,
   ) {}
 
   @Get()
   @Page('admin', {
     summary: 'The admin console (HTML)',
     description:
-      'Sections Review, Games, Users, Scores and Audit log over the admin API. The query string holds what each section shows: ' +
-      '`review`, `games`, `scores` and `audit` (a list\'s cursor), `gameQuery` and `gameStatus` (Search games), `user` (Find a user), `game` (the game of Scores).',
+      'Sections Review, Games, Users, Scores, Audit log and Payouts over the admin API. The query string holds what each section shows: ' +
+      '`review`, `games`, `scores`, `audit` and `payouts` (a list\'s cursor), `gameQuery` and `gameStatus` (Search games), `user` (Find a user), `game` (the game of Scores).',
   })
   async page(@CurrentViewer() viewer: Viewer, @Query() query: Record<string, unknown>, @Res() res: Response): Promise<void> {
     const state = stateOf(query);
     const page = { limit: PAGE_LIMIT_DEFAULT };
-    const [review, games, users, choices, scores, audit] = await Promise.all([
+    const [review, games, users, choices, scores, audit, payouts] = await Promise.all([
       firstPageIfUnreadable((cursor) => this.games.reviewList('pending', { ...page, cursor }), state.review),
       firstPageIfUnreadable((cursor) => this.games.adminList({ query: state.gameQuery, status: state.gameStatus }, { ...page, cursor }), state.games),
       state.user ? this.users.search(state.user) : null,
       this.games.adminList({}, { limit: GAME_CHOICES }),
       state.game ? this.scoresOf(state.game, state.scores) : null,
       firstPageIfUnreadable((cursor) => this.audit.list({}, { ...page, cursor }), state.audit),
+      firstPageIfUnreadable((cursor) => this.payouts.adminList({ ...page, cursor }), state.payouts),
     ]);
     sendPage(
       res,
@@ -76,6 +79,7 @@ export class AdminPagesController {
         gameChoices: choices.games.map((game) => ({ gameId: game.gameId, title: game.title })),
         scores,
         audit: { items: audit.entries, nextCursor: audit.nextCursor },
+        payouts: { items: payouts.payouts, nextCursor: payouts.nextCursor },
         newKey: () => `admin-${randomUUID()}`,
       }),
     );

@@ -4,6 +4,7 @@ import { DeveloperPortalModule } from '../developer-portal';
 import { IdempotencyModule } from '../idempotency';
 import { IdentityModule } from '../identity';
 import { ScoringModule } from '../scoring';
+import { PayoutsModule } from '../payouts';
 import { WalletModule } from '../wallet';
 import { AdminAuditController } from './admin-audit.controller';
 import { AdminPagesController } from './admin-pages.controller';
@@ -19,7 +20,7 @@ import { ADMIN } from './admin.declarations';
 /** Operator tools over the exported services of identity, the developer portal, wallet, scoring and the audit log. */
 @Declares(ADMIN)
 @Module({
-  imports: [IdentityModule, DeveloperPortalModule, WalletModule, ScoringModule, AuditModule, IdempotencyModule],
+  imports: [IdentityModule, DeveloperPortalModule, WalletModule, ScoringModule, AuditModule, IdempotencyModule, PayoutsModule],
   controllers: [AdminController, AdminUsersController, AdminScoresController, AdminAuditController, AdminPaymentsController, AdminPagesController],
   providers: [WalletFreezeService, VoidInsertionService],
 })
