@@ -93,7 +93,7 @@ describe('Stripe payouts through the stripe package (CONTRACT §22)', () => {
     return dev;
   }
   const balanceOf = async (dev: Developer) => (await t.http().get('/api/portal/balance').set('Cookie', dev.cookie).expect(200)).body.balanceUsd;
-  const mine = (payouts: { developerId: string }[], dev: Developer) => payouts.find((p) => p.developerId === dev.developerId) as Record<string, any>;
+  const mine = (payouts: { developerId: string }[], dev: Developer) => payouts.find((p) => p.developerId === dev.developerId) as Record<string, string>;
 
   it('makes the transfer in cents with the payout id as idempotency key, and marks the payout paid with the transfer id', async () => {
     const dev = await stripeDeveloper('acct_1Ok');

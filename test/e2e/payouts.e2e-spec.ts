@@ -61,7 +61,7 @@ describe('payouts (CONTRACT §22)', () => {
   const balance = async (s: Studio) => (await t.http().get('/api/portal/balance').set('Cookie', s.dev.cookie).expect(200)).body;
   const setMethod = (s: Studio, body: object) => t.http().put('/api/portal/payout-method').set('Cookie', s.dev.cookie).send(body);
   const run = (key = idempotencyKey('run')) => admin.post('/api/admin/payout-runs', { idempotencyKey: key });
-  const payoutOf = (body: { payouts: { developerId: string }[] }, s: Studio) => body.payouts.find((p) => p.developerId === s.dev.developerId) as Record<string, any> | undefined;
+  const payoutOf = (body: { payouts: { developerId: string }[] }, s: Studio) => body.payouts.find((p) => p.developerId === s.dev.developerId) as Record<string, string> | undefined;
   const ledger = async (developerId: string) =>
     (await t.db.query('SELECT kind, amount_mills::int AS amount, payout_id::text FROM developer_ledger_entries WHERE developer_id = $1 ORDER BY id', [developerId])).rows;
 
