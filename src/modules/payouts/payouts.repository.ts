@@ -118,7 +118,7 @@ export class PayoutsRepository {
 
   /** Locks the run's row until the transaction ends (one finisher writes its audit entry). */
   async lockRun(runId: string): Promise<void> {
-    await this.uow.query('SELECT id FROM payout_runs WHERE id = $1 FOR UPDATE', [runId]);
+    await this.uow.query('SELECT id FROM payout_runs WHERE id = $1 FOR NO KEY UPDATE', [runId]);
   }
 
   async hasPayoutInRun(runId: string, developerId: string): Promise<boolean> {
