@@ -315,6 +315,34 @@ describe('payouts (CONTRACT §22)', () => {
     });
   });
 
+  describe('/developer/payouts and the admin\'s "Payouts" (HTML)', () => {
+    it('sends a signed-out visitor to sign in, answers the 404 page to a non-developer, and shows a developer its money and payouts', async () => {
+      const out = await t.http().get('/developer/payouts').expect(302);
+      expect(out.headers.location).toBe(`/auth/login?next=${encodeURIComponent('/developer/payouts')}`);
+      const player = await signUpVerifiedPlayer(t);
+      const notDev = await t.http().get('/developer/payouts').set('Cookie', player.cookie).expect(404);
+      expect(notDev.text).toContain('<h1>Not found</h1>');
+
+      const s = await studio(1);
+      await earn(s, 3);
+      await setMethod(s, { kind: 'sandbox' }).expect(200);
+      const payout = payoutOf((await run().expect(201)).body, s)!;
+      const page = await t.http().get('/developer/payouts').set('Cookie', s.dev.cookie).expect(200);
+      expect(page.text).toMatch(/<dt>Balance<\/dt>\s*<dd><span class="money">\$0\.005<\/span>/);
+      expect(page.text).toContain('<caption>Payouts</caption>');
+      expect(page.text).toContain(`data-payout-id="${payout.payoutId}"`);
+      expect(page.text).toContain('$0.52');
+      expect(page.text).toContain('aria-labelledby="payout-method-heading"');
+      // An unreadable cursor (an old or edited link) shows the first page.
+      await t.http().get('/developer/payouts?cursor=nonsense').set('Cookie', s.dev.cookie).expect(200);
+
+      const adminPage = await t.http().get('/admin').set('Cookie', admin.cookie).expect(200);
+      expect(adminPage.text).toContain('id="payouts-region"');
+      expect(adminPage.text).toContain(`data-payout-id="${payout.payoutId}"`);
+      await t.http().get('/admin?payouts=nonsense').set('Cookie', admin.cookie).expect(200);
+    });
+  });
+
   describe('the database refuses what must never happen', () => {
     let app: Pool;
     beforeAll(() => {
