@@ -27,6 +27,10 @@ class StripeStandIn {
   readonly transfers: { id: string; transfer_group: string; amount: number; destination: string }[] = [];
   /** Accounts whose transfers answer 500 (Stripe unreachable for them) until taken off. */
   readonly down = new Set<string>();
+  /** Accounts whose transfers take 150 ms; the most requests seen at once. */
+  readonly slow = new Set<string>();
+  inFlight = 0;
+  mostInFlight = 0;
   private server!: Server;
 
   async start(): Promise<string> {
@@ -50,6 +54,11 @@ class StripeStandIn {
       return { status: 200, body: { object: 'list', url: '/v1/transfers', has_more: false, data: this.transfers.filter((t) => t.transfer_group === form.transfer_group).map((t) => ({ object: 'transfer', ...t })) } };
     }
     const destination = form.destination!;
+    if (this.slow.has(destination)) {
+      this.mostInFlight = Math.max(this.mostInFlight, ++this.inFlight);
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      this.inFlight--;
+    }
     if (this.down.has(destination)) return { status: 500, body: { error: { type: 'api_error', message: 'An unknown error occurred.' } } };
     if (destination === 'acct_refuses') {
       return { status: 400, body: { error: { type: 'invalid_request_error', code: 'resource_missing', param: 'destination', message: `No such destination: '${destination}'` } } };
@@ -142,5 +151,15 @@ describe('Stripe payouts through the stripe package (CONTRACT §22)', () => {
     expect(asked.map((r) => r.method)).toEqual(['POST', 'GET', 'POST']);
     expect(asked.filter((r) => r.method === 'POST').map((r) => r.idempotencyKey)).toEqual([payout.payoutId, payout.payoutId]);
     expect(stripe.transfers.filter((tr) => tr.transfer_group === payout.payoutId)).toHaveLength(1);
+  });
+
+  it('pays many Stripe developers in one run, never more than four transfers at once', async () => {
+    const accounts = Array.from({ length: 7 }, (_, i) => `acct_1Many${i}`);
+    for (const account of accounts) stripe.slow.add(account);
+    const devs = await Promise.all(accounts.map((account) => stripeDeveloper(account)));
+    const res = await admin.post('/api/admin/payout-runs', { idempotencyKey: idempotencyKey('run') }).expect(201);
+    for (const dev of devs) expect(mine(res.body.payouts, dev)).toMatchObject({ status: 'paid', amountUsd: '1.75' });
+    expect(stripe.mostInFlight).toBeGreaterThan(1);
+    expect(stripe.mostInFlight).toBeLessThanOrEqual(4);
   });
 });

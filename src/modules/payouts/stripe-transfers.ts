@@ -17,6 +17,9 @@ export interface TransferRequest {
   accountId: string;
 }
 
+/** Transfers in flight at once (Stripe's rate limit is per account; a big run must not open hundreds of requests). */
+const IN_FLIGHT = 4;
+
 /** How long one call to Stripe may take (a run answers within CONTRACT §16.29's 10 s; a transfer still unknown then is asked again by the next run). */
 export const TRANSFER_TIMEOUT_MS = 4000;
 
@@ -48,11 +51,28 @@ export class StripeTransfers {
       : null;
   }
 
+  private inFlight = 0;
+  private readonly waiting: (() => void)[] = [];
+
   get configured(): boolean {
     return this.stripe !== null;
   }
 
+  /** One transfer, at most IN_FLIGHT at once (the others wait their turn). */
   async transfer(request: TransferRequest, options: { lookUpFirst: boolean }): Promise<TransferOutcome> {
+    // A finished transfer hands its slot to the next in line, so never more than IN_FLIGHT run at once.
+    if (this.inFlight >= IN_FLIGHT) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else this.inFlight++;
+    try {
+      return await this.send(request, options);
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.inFlight--;
+    }
+  }
+
+  private async send(request: TransferRequest, options: { lookUpFirst: boolean }): Promise<TransferOutcome> {
     if (!this.stripe) return { kind: 'unknown', reason: 'STRIPE_SECRET_KEY is not set: no transfer can be made' };
     if (request.amountMills % MILLS_PER_CENT !== 0) throw new Error(`Payout ${request.payoutId}: ${request.amountMills} mills is not whole cents.`);
     try {
