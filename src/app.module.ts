@@ -23,6 +23,7 @@ import { ScoringModule } from './modules/scoring';
 import { AchievementsModule } from './modules/achievements';
 import { RetentionModule } from './modules/retention';
 import { AuditModule } from './modules/audit';
+import { BooksModule } from './modules/books';
 import { PaymentsModule } from './modules/payments';
 import { PayoutsModule } from './modules/payouts';
 import { AccountDataModule } from './modules/account-data';
@@ -50,6 +51,7 @@ const FEATURES = [
   AuditModule,
   PaymentsModule,
   PayoutsModule,
+  BooksModule,
   AccountDataModule,
   CatalogueModule,
   WebModule,

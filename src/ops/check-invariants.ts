@@ -2,8 +2,10 @@ import { Pool } from 'pg';
 import { checkInvariants } from './invariants';
 
 /**
- * `npm run check:invariants` (DATABASE_URL required): prints the report as JSON and exits 1 when
- * any money invariant is violated. Safe on a live database: it only reads.
+ * `npm run check:invariants` (DATABASE_URL required): runs the books' checks (CONTRACT §22: the same
+ * eight the reconciliation answers), prints the report as JSON on stdout and each failed check's
+ * name on stderr, and exits 1 when any check failed. Safe on a live database: it only reads, in
+ * one read-only snapshot.
  */
 async function main(): Promise<void> {
   const url = process.env.DATABASE_URL;
@@ -17,7 +19,11 @@ async function main(): Promise<void> {
   try {
     const report = await checkInvariants(pool);
     process.stdout.write(JSON.stringify(report, null, 2) + '\n');
+    for (const check of report.checks) if (!check.ok) process.stderr.write(`check failed: ${check.name}\n`);
     process.exitCode = report.ok ? 0 : 1;
+  } catch (error) {
+    process.stderr.write(`check:invariants could not run: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 2;
   } finally {
     await pool.end();
   }

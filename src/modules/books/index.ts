@@ -1,0 +1,8 @@
+/** The books module's public entry (statements, reconciliation, the books' checks): other code imports only what is here. */
+export { BooksModule } from './books.module';
+export { StatementsService } from './statements.service';
+export type { Statement } from './statements.service';
+export { ReconciliationService } from './reconciliation.service';
+export type { Reconciliation } from './reconciliation.service';
+export { BOOKS_CHECK_NAMES, failedCheckNames, runBooksChecks } from './books.checks';
+export type { BooksCheck, BooksCheckDetails, BooksCheckName, BooksProblem, BooksReader } from './books.checks';
