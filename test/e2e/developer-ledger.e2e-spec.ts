@@ -7,6 +7,7 @@ import { appendToDeveloperLedger, CHAIN_GENESIS_HEX, CHAINS, DEVELOPER_LEDGER_SH
 import { WalletService } from '../../src/modules/wallet/wallet.service';
 import { checkInvariants } from '../../src/ops/invariants';
 import type { TestApp } from '../support/app';
+import { failedChecks, reconciliationChecks, rowsAbout, runCheckInvariants } from '../support/books';
 import { behindTriggers } from '../support/database';
 import { adminCookie, createDeveloper, createWorldApp, Developer, publishGame, signUpVerifiedPlayer } from '../support/factories';
 import { fundPlayer, idempotencyKey, paidSession, startSession } from '../support/play';
@@ -18,7 +19,7 @@ import { fundPlayer, idempotencyKey, paidSession, startSession } from '../suppor
  * ledger is DEVELOPER_LEDGER_SHARDS chains, each with its head; an earning or a void goes to its
  * wallet's shard (the uuid's last byte mod N, computed here in Node from the documented rule).
  */
-const CHAIN_INVARIANT = "every ledger's hash chain is whole (each wallet's and each developer's): the first break of each broken one";
+const CHAIN_INVARIANT = "every ledger's hash chain is whole (each wallet's and each developer shard's): the first break of each broken one";
 
 /** The documented shard rule: the last byte of the wallet's uuid, mod the number of shards. */
 const shardOf = (walletId: string) => parseInt(walletId.slice(-2), 16) % DEVELOPER_LEDGER_SHARDS;
@@ -356,7 +357,10 @@ describe('the developer ledger', () => {
     );
     expect((await headsOf(dev.developerId)).reduce((sum, h) => sum + h.balance, 0)).toBe(350);
     expect(await findChainBreaks(t.db)).toEqual([]);
-    expect((await checkInvariants(t.db)).violations).toEqual([]);
+    // Appended here without a payout (the payouts work records one): only payouts_within_earnings tells, naming both entries.
+    const report = await checkInvariants(t.db);
+    expect(report.checks.filter((c) => !c.ok).map((c) => c.name)).toEqual(['payouts_within_earnings']);
+    expect(report.violations.flatMap((v) => v.rows).filter((row) => row.payout_id === payoutId).map((row) => row.kind)).toEqual(['payout', 'payout_reversal']);
   });
 
   describe('tampering as the schema owner with the triggers off is found, by ledger and entry', () => {
@@ -372,9 +376,23 @@ describe('the developer ledger', () => {
       return (await findChainBreaks(t.db)).filter((b) => b.ledgerId === ledgerId);
     }
 
+    /**
+     * What the books say about the ledger: the hash_chains check's rows about it, the same from
+     * check:invariants' report (in process), from the reconciliation endpoint and from the
+     * `npm run check:invariants` script (which exits 1 and names every failed check).
+     */
     async function reported(ledgerId: string) {
-      const chain = (await checkInvariants(t.db)).violations.find((v) => v.invariant === CHAIN_INVARIANT);
-      return (chain?.rows ?? []).filter((row) => row.ledgerId === ledgerId);
+      const inProcess = (await checkInvariants(t.db)).violations.filter((v) => v.check === 'hash_chains' && v.invariant === CHAIN_INVARIANT);
+      const rows = (inProcess[0]?.rows ?? []).filter((row) => row.ledgerId === ledgerId);
+      const api = await reconciliationChecks(t);
+      expect(failedChecks(api)).toContain('hash_chains');
+      expect(rowsAbout(api, 'hash_chains', ledgerId)).toEqual(JSON.parse(JSON.stringify(rows)));
+      const cli = await runCheckInvariants(t.databaseUrl);
+      expect(cli.code).toBe(1);
+      expect(cli.failedNames).toEqual(failedChecks(cli.checks));
+      expect(cli.failedNames).toContain('hash_chains');
+      expect(rowsAbout(cli.checks, 'hash_chains', ledgerId)).toEqual(JSON.parse(JSON.stringify(rows)));
+      return rows;
     }
 
     it('an amount changed (developer ledger and wallet ledger)', async () => {
@@ -427,7 +445,11 @@ describe('the developer ledger', () => {
       const entryId = (await t.db.query('SELECT id::text FROM developer_ledger_entries WHERE developer_id = $1 AND shard = $2 AND seq = $3', [dev.developerId, last.shard, last.seq + 1])).rows[0].id;
       // The balance is the ledger's sum and the running balances add up: only the chain tells.
       const violations = (await checkInvariants(t.db)).violations.filter((v) => v.rows.some((row) => Object.values(row).includes(dev.developerId)));
-      expect(violations.map((v) => v.invariant)).toEqual([CHAIN_INVARIANT]);
+      // The forged reversal names no payout: payouts_within_earnings finds it too.
+      expect(violations.map((v) => [v.check, v.invariant])).toEqual([
+        ['hash_chains', CHAIN_INVARIANT],
+        ['payouts_within_earnings', expect.stringMatching(/^each payout or payout_reversal ledger entry names a payout/)],
+      ]);
       const expected = [{ ledger: 'developer', ledgerId: dev.developerId, shard: last.shard, entryId, seq: last.seq + 1, problem: expect.stringMatching(/^its hash is not sha256/) }];
       expect(await breaksOf(dev.developerId)).toEqual(expected);
       expect(await reported(dev.developerId)).toEqual(expected);
