@@ -83,4 +83,7 @@ export async function ensurePayoutTables(db: Pool): Promise<void> {
       failed_at timestamptz,
       CONSTRAINT payouts_within_available CHECK (amount_mills <= balance_before_mills - held_mills)
     );`);
+  // The app's role gets on new tables what src/database/app-role.ts gives it on every table at start-up.
+  const role = process.env.ARCADE_TEST_APP_ROLE;
+  if (role) await db.query(`GRANT SELECT, INSERT, UPDATE ON payouts, payout_runs TO "${role}"`);
 }
