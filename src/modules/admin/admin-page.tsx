@@ -12,6 +12,7 @@ import { millsToUsd } from '../wallet';
 import { ConfirmDialog, Echo } from '../../http/pages/confirm-dialog';
 import { Layout, Viewer } from '../../http/pages/layout';
 import type { AuditEntry } from '../audit';
+import { BooksSection, type BooksSectionProps } from '../books';
 import type { AdminGameView, GameStatus, ReviewView } from '../developer-portal';
 import type { AdminUserView } from '../identity';
 import type { AdminScoreView } from '../scoring';
@@ -34,6 +35,10 @@ export interface AdminPageState {
   audit?: string;
   /** Payouts: the older page after this cursor. */
   payouts?: string;
+  /** Books: the period, and whether "Check the books" was pressed. */
+  booksFrom?: string;
+  booksTo?: string;
+  books?: string;
 }
 
 export interface Page<T> {
@@ -55,6 +60,8 @@ export interface AdminPageProps {
   audit: Page<AuditEntry>;
   /** Every developer's payouts, newest first. */
   payouts: Page<PayoutRow>;
+  /** Books: the reconciliation asked for (null until "Check the books"). */
+  books: BooksSectionProps['result'];
   /** A fresh idempotency key for each form that needs one (credit, void): a double submit applies once. */
   newKey: () => string;
 }
@@ -74,6 +81,7 @@ const SECTIONS = [
   { id: 'scores', name: 'Scores' },
   { id: 'audit-log', name: 'Audit log' },
   { id: 'payouts', name: 'Payouts' },
+  { id: 'books', name: 'Books' },
 ] as const;
 
 function Section(props: { id: string; name: string; children: ComponentChildren }) {
@@ -745,6 +753,7 @@ export function AdminPage(props: AdminPageProps) {
       <ScoresSection {...props} />
       <AuditSection {...props} />
       <PayoutsSection {...props} />
+      <BooksSection state={{ from: props.state.booksFrom, to: props.state.booksTo }} result={props.books} />
     </Layout>
   );
 }

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AuditModule } from '../audit';
+import { BooksModule } from '../books';
 import { DeveloperPortalModule } from '../developer-portal';
 import { IdempotencyModule } from '../idempotency';
 import { IdentityModule } from '../identity';
@@ -20,7 +21,7 @@ import { ADMIN } from './admin.declarations';
 /** Operator tools over the exported services of identity, the developer portal, wallet, scoring and the audit log. */
 @Declares(ADMIN)
 @Module({
-  imports: [IdentityModule, DeveloperPortalModule, WalletModule, ScoringModule, AuditModule, IdempotencyModule, PayoutsModule],
+  imports: [IdentityModule, DeveloperPortalModule, WalletModule, ScoringModule, AuditModule, IdempotencyModule, PayoutsModule, BooksModule],
   controllers: [AdminController, AdminUsersController, AdminScoresController, AdminAuditController, AdminPaymentsController, AdminPagesController],
   providers: [WalletFreezeService, VoidInsertionService],
 })

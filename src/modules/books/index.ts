@@ -6,3 +6,5 @@ export { ReconciliationService } from './reconciliation.service';
 export type { Reconciliation } from './reconciliation.service';
 export { BOOKS_CHECK_NAMES, failedCheckNames, runBooksChecks } from './books.checks';
 export type { BooksCheck, BooksCheckDetails, BooksCheckName, BooksProblem, BooksReader } from './books.checks';
+export { BooksSection } from './books-section';
+export type { BooksSectionProps, BooksSectionState } from './books-section';
