@@ -264,9 +264,9 @@ describe('a closed month never changes', () => {
     await fundPlayer(t, player, 4);
     const { insertionId } = await paidSession(t, player, game.slug);
     await paidSession(t, player, game.slug);
-    // The first insertion was made last month (its per-insertion record moved back, as the owner; the ledger is not what a statement reads).
+    // The first insertion was made last month: its earning entry (developer_earnings is a view of them) moved back a month, as the owner.
     const last = monthFromNow(-1);
-    expect(await behindTriggers(t.db, `UPDATE developer_earnings SET created_at = created_at - interval '1 month' WHERE insertion_id = $1`, [insertionId])).toBe(1);
+    expect(await behindTriggers(t.db, `UPDATE developer_ledger_entries SET created_at = created_at - interval '1 month' WHERE kind = 'earning' AND insertion_id = $1`, [insertionId])).toBe(1);
     const before = (await t.http().get(`/api/portal/statements/${last}`).set('Cookie', dev.cookie).expect(200)).body;
     expect(before.total).toEqual({ insertions: 1, coins: 2, grossUsd: '0.5', earnedUsd: '0.35', voidedUsd: '0', netUsd: '0.35' });
     const csvBefore = (await t.http().get(`/api/portal/statements/${last}?format=csv`).set('Cookie', dev.cookie).expect(200)).text;
