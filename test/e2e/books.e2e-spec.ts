@@ -286,7 +286,7 @@ describe('payouts_within_earnings finds each kind of error it names', () => {
   let t: TestApp;
   let uow: UnitOfWork;
   let dev: Developer;
-  let runId: string;
+  let requestedBy: string;
 
   beforeAll(async () => {
     t = await createWorldApp();
@@ -297,79 +297,112 @@ describe('payouts_within_earnings finds each kind of error it names', () => {
     const player = await signUpVerifiedPlayer(t);
     await fundPlayer(t, player, 8);
     for (let i = 0; i < 4; i++) await paidSession(t, player, game.slug); // 4 × 350 mills = 1,400
-    const requestedBy = (await t.db.query('SELECT id FROM accounts WHERE email = $1', [ADMIN_EMAIL])).rows[0].id;
-    runId = (await t.db.query('INSERT INTO payout_runs (idempotency_key, requested_by) VALUES ($1, $2) RETURNING id', [idempotencyKey('run'), requestedBy])).rows[0].id;
+    requestedBy = (await t.db.query('SELECT id FROM accounts WHERE email = $1', [ADMIN_EMAIL])).rows[0].id;
   });
   afterAll(async () => t.close());
 
-  /** A payout row as the payouts work records it; `entry`: with its ledger entry (written through the one append). */
-  async function payout(amount: number, before: number, held: number, options: { entry?: boolean; status?: string } = {}): Promise<string> {
+  /**
+   * A payout made as the payouts work makes it (its run, the entry through the one append under every
+   * shard lock, the row with the balance it was made from), in one transaction.
+   */
+  async function payout(amount: number): Promise<string> {
+    const runId = (await t.db.query('INSERT INTO payout_runs (idempotency_key, requested_by) VALUES ($1, $2) RETURNING id', [idempotencyKey('run'), requestedBy])).rows[0].id;
     const id = randomUUID();
-    await t.db.query(
-      `INSERT INTO payouts (id, run_id, developer_id, amount_mills, balance_before_mills, held_mills, status, method_kind) VALUES ($1, $2, $3, $4, $5, $6, $7, 'sandbox')`,
-      [id, runId, dev.developerId, amount, before, held, options.status ?? 'pending'],
-    );
-    if (options.entry !== false) await uow.run(() => appendToDeveloperLedger(uow, { developerId: dev.developerId, kind: 'payout', amountMills: -amount, payoutId: id }));
+    await uow.run(async () => {
+      const { balanceMills } = await appendToDeveloperLedger(uow, { developerId: dev.developerId, kind: 'payout', amountMills: -amount, payoutId: id });
+      await uow.query(
+        `INSERT INTO payouts (id, run_id, developer_id, amount_mills, balance_before_mills, held_mills, status, method_kind) VALUES ($1, $2, $3, $4, $5, 0, 'pending', 'sandbox')`,
+        [id, runId, dev.developerId, amount, balanceMills + amount],
+      );
+    });
     return id;
   }
-  const reverse = (id: string, amount: number) => uow.run(() => appendToDeveloperLedger(uow, { developerId: dev.developerId, kind: 'payout_reversal', amountMills: amount, payoutId: id }));
+  /** A payout failed as the payouts work fails it: its status and its reversal in one transaction. */
+  async function fail(id: string, amount: number): Promise<void> {
+    await uow.run(async () => {
+      await uow.query(`UPDATE payouts SET status = 'failed', failed_at = now(), failure_reason = 'Bank refused' WHERE id = $1`, [id]);
+      await appendToDeveloperLedger(uow, { developerId: dev.developerId, kind: 'payout_reversal', amountMills: amount, payoutId: id });
+    });
+  }
+  /** An edit behind the service's back (the owner, triggers off), as a tamperer would make it. */
+  const tamper = (sql: string, values: unknown[] = []) => behindTriggers(t.db, sql, values);
 
+  /** The payouts_within_earnings problems the reconciliation reports (every other check holds). */
   async function payoutProblems(): Promise<{ rule: string; payoutIds: unknown[] }[]> {
     const checks = await reconciliationChecks(t);
-    const check = checks.find((c) => c.name === 'payouts_within_earnings')!;
     expect(failedChecks(checks).filter((name) => name !== 'payouts_within_earnings')).toEqual([]);
+    const check = checks.find((c) => c.name === 'payouts_within_earnings')!;
+    expect(check.ok).toBe(check.details.problems.length === 0);
     return check.details.problems.map((p) => ({ rule: p.rule, payoutIds: p.rows.map((row) => row.payout_id) }));
   }
+  const ENTRIES_RULE = expect.stringMatching(/^each payout has exactly one ledger entry of kind payout/);
 
-  it('holds for a payout within the balance less held, with its entry; a failed one with its reversal', async () => {
-    const first = await payout(1000, 1400, 0);
+  it('holds for payouts made within the balance less held, with their entries, and a failed one with its reversal; a failed one without it is found', async () => {
+    const first = await payout(1000);
     expect(await payoutProblems()).toEqual([]);
-    // Failed, and its money not yet back: the check says so; with the reversal it holds again.
-    await t.db.query(`UPDATE payouts SET status = 'failed', failure_reason = 'Bank refused', failed_at = now() WHERE id = $1`, [first]);
-    expect(await payoutProblems()).toEqual([{ rule: expect.stringMatching(/^each payout has exactly one ledger entry of kind payout/), payoutIds: [first] }]);
-    await reverse(first, 1000);
+    await fail(first, 1000);
     expect(await payoutProblems()).toEqual([]);
     expect((await checkInvariants(t.db)).ok).toBe(true);
-  });
 
-  it('a payout without its ledger entry, an entry of another amount, and a reversal of a payout that did not fail', async () => {
-    const missing = await payout(100, 1400, 0, { entry: false });
-    expect(await payoutProblems()).toEqual([{ rule: expect.stringMatching(/^each payout has exactly one ledger entry/), payoutIds: [missing] }]);
-    await uow.run(() => appendToDeveloperLedger(uow, { developerId: dev.developerId, kind: 'payout', amountMills: -90, payoutId: missing }));
-    expect(await payoutProblems()).toEqual([{ rule: expect.stringMatching(/^each payout has exactly one ledger entry/), payoutIds: [missing] }]);
-
-    const paid = await payout(10, 1310, 0, { status: 'paid' });
-    await reverse(paid, 10);
-    const problems = await payoutProblems();
-    expect(problems).toEqual([{ rule: expect.stringMatching(/^each payout has exactly one ledger entry/), payoutIds: expect.arrayContaining([missing, paid]) }]);
-    // Repaired as the owner (the schema owner's edit, as an operator would correct a record in a test database).
-    await t.db.query('UPDATE payouts SET amount_mills = 90 WHERE id = $1', [missing]);
-    await t.db.query(`UPDATE payouts SET status = 'failed' WHERE id = $1`, [paid]);
+    const second = await payout(100);
+    await tamper(`UPDATE payouts SET status = 'failed', failed_at = now(), failure_reason = 'Forged' WHERE id = $1`, [second]);
+    expect(await payoutProblems()).toEqual([{ rule: ENTRIES_RULE, payoutIds: [second] }]);
+    await tamper(`UPDATE payouts SET status = 'pending', failed_at = NULL, failure_reason = NULL WHERE id = $1`, [second]);
     expect(await payoutProblems()).toEqual([]);
   });
 
-  it('a payout entry naming no payout', async () => {
-    const ghost = randomUUID();
-    await uow.run(() => appendToDeveloperLedger(uow, { developerId: dev.developerId, kind: 'payout', amountMills: -5, payoutId: ghost }));
+  it('a payout without its ledger entry, a payout whose amount is not its entry\'s, and a reversal of a payout that did not fail', async () => {
+    const runId = (await t.db.query('INSERT INTO payout_runs (idempotency_key, requested_by) VALUES ($1, $2) RETURNING id', [idempotencyKey('run'), requestedBy])).rows[0].id;
+    const missing = randomUUID();
+    await tamper(
+      `INSERT INTO payouts (id, run_id, developer_id, amount_mills, balance_before_mills, held_mills, status, method_kind) VALUES ($1, $2, $3, 100, 1300, 0, 'pending', 'sandbox')`,
+      [missing, runId, dev.developerId],
+    );
+    expect(await payoutProblems()).toEqual([{ rule: ENTRIES_RULE, payoutIds: [missing] }]);
+    await tamper('DELETE FROM payouts WHERE id = $1', [missing]);
+    expect(await payoutProblems()).toEqual([]);
+
+    const changed = await payout(100);
+    await tamper('UPDATE payouts SET amount_mills = 110 WHERE id = $1', [changed]);
+    expect(await payoutProblems()).toEqual([{ rule: ENTRIES_RULE, payoutIds: [changed] }]);
+    await tamper('UPDATE payouts SET amount_mills = 100 WHERE id = $1', [changed]);
+
+    const reversed = await payout(10);
+    await fail(reversed, 10);
+    await tamper(`UPDATE payouts SET status = 'paid', paid_at = now(), reference = 'forged', failed_at = NULL, failure_reason = NULL WHERE id = $1`, [reversed]);
+    expect(await payoutProblems()).toEqual([{ rule: ENTRIES_RULE, payoutIds: [reversed] }]);
+    await tamper(`UPDATE payouts SET status = 'failed', paid_at = NULL, reference = NULL, failed_at = now(), failure_reason = 'Bank refused' WHERE id = $1`, [reversed]);
+    expect(await payoutProblems()).toEqual([]);
+  });
+
+  it('a payout entry whose payout is gone', async () => {
+    const ghost = await payout(10);
+    const row = (await t.db.query('SELECT * FROM payouts WHERE id = $1', [ghost])).rows[0];
+    await tamper('DELETE FROM payouts WHERE id = $1', [ghost]);
     expect(await payoutProblems()).toEqual([{ rule: expect.stringMatching(/^each payout or payout_reversal ledger entry names a payout/), payoutIds: [ghost] }]);
-    const id = ghost;
-    await t.db.query(`INSERT INTO payouts (id, run_id, developer_id, amount_mills, balance_before_mills, held_mills, status, method_kind) VALUES ($1, $2, $3, 5, 1310, 0, 'paid', 'sandbox')`, [id, runId, dev.developerId]);
+    await tamper(
+      `INSERT INTO payouts (id, run_id, developer_id, amount_mills, balance_before_mills, held_mills, status, method_kind, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      [row.id, row.run_id, row.developer_id, row.amount_mills, row.balance_before_mills, row.held_mills, row.status, row.method_kind, row.created_at],
+    );
     expect(await payoutProblems()).toEqual([]);
   });
 
-  it('a balance before that the ledger never had, and an amount above the balance less held (the table\'s own check dropped, as a tamperer could)', async () => {
-    // Earned 1,400; paid out before it 90 + 5 (the reversed ones net 0): at most 1,305 could have been there.
-    const inflated = await payout(300, 5000, 0);
-    expect(await payoutProblems()).toEqual([{ rule: expect.stringMatching(/^each payout's balance before is no more than the developer ever earned/), payoutIds: [inflated] }]);
-    await t.db.query('UPDATE payouts SET balance_before_mills = 1305 WHERE id = $1', [inflated]);
+  it("a balance before that the ledger never had, and an amount above the balance less held (the table's own checks dropped, as a tamperer could)", async () => {
+    // Earned 1,400; paid before it 1,000 − 1,000 + 100 + 100 + 10 − 10 + 10 = 210: the balance before it was 1,190, the most it could be.
+    const last = await payout(100);
+    expect((await t.db.query('SELECT balance_before_mills::int AS before FROM payouts WHERE id = $1', [last])).rows[0].before).toBe(1190);
+    expect(await payoutProblems()).toEqual([]);
+    await tamper('UPDATE payouts SET balance_before_mills = 5000 WHERE id = $1', [last]);
+    expect(await payoutProblems()).toEqual([{ rule: expect.stringMatching(/^each payout's balance before is no more than the developer ever earned/), payoutIds: [last] }]);
+    await tamper('UPDATE payouts SET balance_before_mills = 1190 WHERE id = $1', [last]);
     expect(await payoutProblems()).toEqual([]);
 
     const { rows } = await t.db.query(`SELECT conname FROM pg_constraint WHERE conrelid = 'payouts'::regclass AND contype = 'c' AND pg_get_constraintdef(oid) LIKE '%held_mills%'`);
-    for (const row of rows) await t.db.query(`ALTER TABLE payouts DROP CONSTRAINT ${row.conname}`);
-    const beyondHeld = await payout(500, 1005, 600);
-    expect(await payoutProblems()).toEqual([{ rule: expect.stringMatching(/^each payout: its amount is above 0 and at most its balance before less the held/), payoutIds: [beyondHeld] }]);
+    for (const constraint of rows) await t.db.query(`ALTER TABLE payouts DROP CONSTRAINT ${constraint.conname}`);
+    await tamper('UPDATE payouts SET held_mills = 1150 WHERE id = $1', [last]);
+    expect(await payoutProblems()).toEqual([{ rule: expect.stringMatching(/^each payout: its amount is above 0 and at most its balance before less the held/), payoutIds: [last] }]);
     const cli = await runCheckInvariants(t.databaseUrl);
     expect({ code: cli.code, failed: cli.failedNames }).toEqual({ code: 1, failed: ['payouts_within_earnings'] });
-    expect(rowsAbout(cli.checks, 'payouts_within_earnings', beyondHeld)).toEqual([expect.objectContaining({ amount_mills: '500', balance_before_mills: '1005', held_mills: '600' })]);
+    expect(rowsAbout(cli.checks, 'payouts_within_earnings', last)).toEqual([expect.objectContaining({ amount_mills: '100', balance_before_mills: '1190', held_mills: '1150' })]);
   });
 });
