@@ -8,3 +8,5 @@ export { BOOKS_CHECK_NAMES, failedCheckNames, runBooksChecks } from './books.che
 export type { BooksCheck, BooksCheckDetails, BooksCheckName, BooksProblem, BooksReader } from './books.checks';
 export { BooksSection } from './books-section';
 export type { BooksSectionProps, BooksSectionState } from './books-section';
+export { StatementSection } from './statement-section';
+export type { StatementSectionProps } from './statement-section';

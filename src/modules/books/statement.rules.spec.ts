@@ -1,4 +1,4 @@
-import { csvField, isAfterMonth, MONTH_PATTERN, statementCsv } from './statement.rules';
+import { csvField, isAfterMonth, MONTH_PATTERN, statementCsv, statementMonths } from './statement.rules';
 
 describe('statement CSV (RFC 4180)', () => {
   it('quotes only fields with a comma, a quote or a line break, doubling quotes', () => {
@@ -22,5 +22,14 @@ describe('statement CSV (RFC 4180)', () => {
     expect(isAfterMonth('2026-12', '2026-11')).toBe(true);
     expect(isAfterMonth('2026-11', '2026-11')).toBe(false);
     expect(isAfterMonth('2025-12', '2026-01')).toBe(false);
+  });
+});
+
+describe('statement months', () => {
+  it('lists the months from the developer\'s first to this one, newest first', () => {
+    expect(statementMonths(new Date('2025-11-20T10:00:00Z'), new Date('2026-02-03T00:00:00Z'))).toEqual(['2026-02', '2026-01', '2025-12', '2025-11']);
+    expect(statementMonths(new Date('2026-02-01T00:00:00Z'), new Date('2026-02-28T23:59:59Z'))).toEqual(['2026-02']);
+    // A clock behind the developer's creation still offers this month.
+    expect(statementMonths(new Date('2026-03-01T00:00:00Z'), new Date('2026-02-28T23:59:59Z'))).toEqual(['2026-02']);
   });
 });

@@ -39,3 +39,23 @@ export function statementCsv(statement: { games: (StatementLine & { gameId: stri
   const lines = [STATEMENT_CSV_HEADER.join(','), ...statement.games.map((game) => row(game.gameId, game.slug, game)), row('total', '', statement.total)];
   return lines.map((line) => `${line}\r\n`).join('');
 }
+
+/** The months a developer has statements for: from the month it became a developer to `now`'s, newest first. */
+export function statementMonths(since: Date, now: Date): string[] {
+  const months: string[] = [];
+  let year = now.getUTCFullYear();
+  let month = now.getUTCMonth();
+  const first = monthOf(since);
+  for (;;) {
+    const text = `${year}-${String(month + 1).padStart(2, '0')}`;
+    if (text < first && months.length > 0) break;
+    months.push(text);
+    if (text <= first) break;
+    month -= 1;
+    if (month < 0) {
+      month = 11;
+      year -= 1;
+    }
+  }
+  return months;
+}

@@ -3,7 +3,7 @@ import { InvalidRequestError } from '../../errors/app-error';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { millsToUsd } from '../wallet';
 import { payoutView, PAYOUT_COLUMNS, PayoutRow, PayoutView } from './payout.view';
-import { isAfterMonth, monthOf, StatementLine } from './statement.rules';
+import { isAfterMonth, MONTH_PATTERN, monthOf, StatementLine, statementMonths } from './statement.rules';
 
 export interface Statement {
   month: string;
@@ -80,6 +80,18 @@ export class StatementsService {
       });
       return { month, currency: 'USD' as const, games, total: line(insertions, coins, gross, earned, voided), payouts };
     });
+  }
+
+  /**
+   * What `/developer/payouts` shows of the statements: the months to choose from (since the developer
+   * existed, newest first) and the chosen one's statement (`month` from the page's address: this
+   * month when it is missing, not a month, or after this one).
+   */
+  async page(developerId: string, month: unknown, now = new Date()): Promise<{ months: string[]; statement: Statement }> {
+    const rows = await this.uow.query<{ created_at: Date }>('SELECT created_at FROM developers WHERE id = $1', [developerId]);
+    const months = statementMonths(rows[0]?.created_at ?? now, now);
+    const chosen = typeof month === 'string' && MONTH_PATTERN.test(month) && !isAfterMonth(month, monthOf(now)) ? month : monthOf(now);
+    return { months: months.includes(chosen) ? months : [...months, chosen].sort().reverse(), statement: await this.statement(developerId, chosen, now) };
   }
 
   /** The developer's payouts made in the month, newest first (none before the payouts table exists). */
