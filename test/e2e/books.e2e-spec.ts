@@ -306,7 +306,7 @@ describe('payouts_within_earnings finds each kind of error it names', () => {
    * shard lock, the row with the balance it was made from), in one transaction.
    */
   async function payout(amount: number): Promise<string> {
-    const runId = (await t.db.query('INSERT INTO payout_runs (idempotency_key, requested_by) VALUES ($1, $2) RETURNING id', [idempotencyKey('run'), requestedBy])).rows[0].id;
+    const runId = (await t.db.query('INSERT INTO payout_runs (id, idempotency_key, requested_by) VALUES ($1, $2, $3) RETURNING id', [randomUUID(), idempotencyKey('run'), requestedBy])).rows[0].id;
     const id = randomUUID();
     await uow.run(async () => {
       const { balanceMills } = await appendToDeveloperLedger(uow, { developerId: dev.developerId, kind: 'payout', amountMills: -amount, payoutId: id });
@@ -352,7 +352,7 @@ describe('payouts_within_earnings finds each kind of error it names', () => {
   });
 
   it('a payout without its ledger entry, a payout whose amount is not its entry\'s, and a reversal of a payout that did not fail', async () => {
-    const runId = (await t.db.query('INSERT INTO payout_runs (idempotency_key, requested_by) VALUES ($1, $2) RETURNING id', [idempotencyKey('run'), requestedBy])).rows[0].id;
+    const runId = (await t.db.query('INSERT INTO payout_runs (id, idempotency_key, requested_by) VALUES ($1, $2, $3) RETURNING id', [randomUUID(), idempotencyKey('run'), requestedBy])).rows[0].id;
     const missing = randomUUID();
     await tamper(
       `INSERT INTO payouts (id, run_id, developer_id, amount_mills, balance_before_mills, held_mills, status, method_kind) VALUES ($1, $2, $3, 100, 1300, 0, 'pending', 'sandbox')`,
