@@ -40,7 +40,7 @@ function isPool(db: Pool | PoolClient): db is Pool {
   return typeof (db as Pool).connect === 'function' && typeof (db as PoolClient).release !== 'function';
 }
 
-/** Runs the books' checks in one REPEATABLE READ, READ ONLY transaction (a client of its own when given a pool). */
+/** Runs the books' checks in one REPEATABLE READ, READ ONLY transaction: on a client of its own when given a pool; a client given must not be in a transaction. */
 export async function checkInvariants(db: Pool | PoolClient): Promise<InvariantReport> {
   const client = isPool(db) ? await db.connect() : db;
   try {
