@@ -3,7 +3,7 @@ import { UnitOfWork } from '../../src/database/unit-of-work';
 import { appendToDeveloperLedger } from '../../src/modules/wallet/ledger-append';
 import { checkInvariants } from '../../src/ops/invariants';
 import type { TestApp } from '../support/app';
-import { Check, ensurePayoutTables, failedChecks, reconciliationChecks, rowsAbout, runCheckInvariants } from '../support/books';
+import { Check, failedChecks, reconciliationChecks, rowsAbout, runCheckInvariants } from '../support/books';
 import { behindTriggers } from '../support/database';
 import { ADMIN_EMAIL, adminCookie, createDeveloper, createGame, createWorldApp, Developer, publishGame, signUpVerifiedPlayer } from '../support/factories';
 import { deliver, eventId, paidPurchase, pendingPurchase } from '../support/payments';
@@ -290,7 +290,6 @@ describe('payouts_within_earnings finds each kind of error it names', () => {
 
   beforeAll(async () => {
     t = await createWorldApp();
-    await ensurePayoutTables(t.db);
     uow = t.app.nest.get(UnitOfWork);
     dev = await createDeveloper(t);
     const game = await publishGame(t, dev, { coinsPerCredit: 2 });

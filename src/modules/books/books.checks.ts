@@ -414,7 +414,7 @@ const RULES: Rule[] = [
   },
 ];
 
-/** payouts_within_earnings, with the payouts table (issue 30's payouts migration). */
+/** payouts_within_earnings: the payouts (the payouts module's table) and their developer ledger entries. */
 const PAYOUT_RULES: Rule[] = [
   {
     check: 'payouts_within_earnings',
@@ -472,16 +472,6 @@ const PAYOUT_RULES: Rule[] = [
   },
 ];
 
-/** Before the payouts table exists, no payout can have been made: any payout entry is unexplained. */
-const NO_PAYOUTS_TABLE_RULE: Rule = {
-  check: 'payouts_within_earnings',
-  rule: 'each payout or payout_reversal ledger entry names a payout (there is no payouts table: no payout was recorded)',
-  sql: `
-    SELECT id AS entry_id, developer_id, kind, amount_mills, payout_id FROM developer_ledger_entries
-     WHERE kind IN ('payout', 'payout_reversal')
-    LIMIT 20`,
-};
-
 /** Every event whose amount, currency, mode or body did not match: listed even when the check holds. */
 const MISMATCHED_EVENTS_SQL = `
   SELECT provider, event_id AS "eventId", kind, outcome AS problem, purchase_id AS "purchaseId", amount_cents::text AS "amountCents", currency, received_at AS "receivedAt"
@@ -501,8 +491,7 @@ export async function runBooksChecks(db: BooksReader): Promise<BooksCheck[]> {
   // The planner's estimates for these whole-table queries (every developer × 256 shards) pass JIT's
   // threshold on any database, and compiling costs seconds where running costs milliseconds.
   await db.query('SET LOCAL jit = off');
-  const payoutsTable = (await db.query(`SELECT to_regclass('payouts') IS NOT NULL AS present`)).rows[0]?.present === true;
-  const rules = [...RULES, ...(payoutsTable ? PAYOUT_RULES : [NO_PAYOUTS_TABLE_RULE])];
+  const rules = [...RULES, ...PAYOUT_RULES];
   const problems = new Map<BooksCheckName, BooksProblem[]>(BOOKS_CHECK_NAMES.map((name) => [name, []]));
   for (const rule of rules) {
     const { rows } = await db.query(rule.sql);

@@ -94,10 +94,8 @@ export class StatementsService {
     return { months: months.includes(chosen) ? months : [...months, chosen].sort().reverse(), statement: await this.statement(developerId, chosen, now) };
   }
 
-  /** The developer's payouts made in the month, newest first (none before the payouts table exists). */
+  /** The developer's payouts made in the month, newest first. */
   private async payoutsMadeIn(developerId: string, month: string): Promise<PayoutView[]> {
-    const present = await this.uow.query<{ present: boolean }>(`SELECT to_regclass('payouts') IS NOT NULL AS present`);
-    if (!present[0]?.present) return [];
     const rows = await this.uow.query<PayoutRow>(
       `SELECT ${PAYOUT_COLUMNS} FROM payouts
         WHERE developer_id = $1 AND created_at >= ${MONTH_START} AND created_at < ${MONTH_END}

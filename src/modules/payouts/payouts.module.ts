@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Declares } from '../../registry/declarations';
 import { AuditModule } from '../audit';
+import { BooksModule } from '../books';
 import { DeveloperPortalModule } from '../developer-portal';
 import { WalletModule } from '../wallet';
 import { AdminPayoutsController } from './admin-payouts.controller';
@@ -20,7 +21,7 @@ import { StripeTransfers } from './stripe-transfers';
 /** Developers get paid (CONTRACT §22): balances, payout methods, payout runs, mark-paid and fail, Stripe transfers. */
 @Declares(PAYOUTS)
 @Module({
-  imports: [TypeOrmModule.forFeature([PayoutMethod, PayoutRun, Payout]), WalletModule, AuditModule, DeveloperPortalModule],
+  imports: [TypeOrmModule.forFeature([PayoutMethod, PayoutRun, Payout]), WalletModule, AuditModule, DeveloperPortalModule, BooksModule],
   controllers: [PortalPayoutsController, AdminPayoutsController, PayoutsPagesController],
   providers: [PayoutsRepository, PayoutsService, PayoutRunService, PayoutOutcomesService, StripeTransfers],
   exports: [PayoutsService],
