@@ -260,11 +260,13 @@ describe('two instances through PostgreSQL and Redis outages', () => {
             const { rows } = await monitor.query<{ n: number }>(
               `SELECT count(*)::int AS n FROM pg_stat_activity
                 WHERE application_name = 'arcade-coin-service' AND state = 'active' AND xact_start IS NOT NULL AND wait_event_type = 'Lock'
-                  AND query LIKE '%ledger_entries%'`,
+                  AND query LIKE 'WITH head AS (%UPDATE wallets SET balance = balance -%'`,
             );
             midTransaction = rows[0]!.n;
           }
-          // At least one insert-coin holds its claimed key and waits inside its transaction.
+          // At least one insert-coin holds its claimed key and waits inside its transaction. (Matched by
+          // the money statement's start: pg_stat_activity keeps only the first track_activity_query_size
+          // bytes, 1 kB, and the wallet's hash chain pushed its INSERT INTO ledger_entries past them.)
           expect(midTransaction).toBeGreaterThan(0);
         } finally {
           await monitor.end();
