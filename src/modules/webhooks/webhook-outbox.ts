@@ -32,7 +32,7 @@ export interface OutboxEvent {
 
 /** The rider's and the statement's text: $1 developer, $2 type, $3 data, $4 occurred at (null: now()), then enrich's values. */
 const textOf = (when: string, enrichSql: string | undefined): string => {
-  const data = enrichSql ? `($3::jsonb || ${enrichSql.replaceAll('{data}', '$3::jsonb').replace(/\{(\d+)\}/g, (_, n: string) => `$${4 + Number(n)}`)})` : '$3::jsonb';
+  const data = enrichSql ? `($3::jsonb || ${enrichSql.replaceAll('{data}', '$3::jsonb').replace(/\{(\d+)\}/g, (_, n: string) => `$${5 + Number(n)}`)})` : '$3::jsonb';
   return `INSERT INTO webhook_events (developer_id, type, occurred_at, data)
   SELECT $1::uuid, $2::text, COALESCE($4::timestamptz, now()), ${data}
    WHERE ${when} EXISTS (SELECT 1 FROM webhook_endpoints e
