@@ -64,8 +64,10 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy {
       noHandleSignals: true,
       // The schema is installed by the owner at start-up (src/database/job-queue.ts).
       logger: new WorkerLogger((scope) => (level, message) => {
-        if (level === 'error') this.logger.error({ scope }, message);
-        else if (level === 'warning') this.logger.warn({ scope }, message);
+        // LogLevel is a const enum of strings ("error", "warning", ...): compared as the strings it is.
+        const name: string = level;
+        if (name === 'error') this.logger.error({ scope }, message);
+        else if (name === 'warning') this.logger.warn({ scope }, message);
       }),
       // Completion written at once, so a stop() during a task leaves no locked row behind (docs/webhooks.md).
       preset: { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0, pollInterval: 2000 } },

@@ -5,6 +5,7 @@ import { WebhookOutbox } from './webhook-outbox';
 import { WebhookSender } from './webhook-sender';
 import { WebhookWorker } from './webhook-worker';
 import { WebhooksController } from './webhooks.controller';
+import { WebhookPagesController } from './webhook-pages.controller';
 import { WEBHOOKS } from './webhooks.declarations';
 import { WebhooksRepository } from './webhooks.repository';
 import { WebhooksService } from './webhooks.service';
@@ -13,7 +14,7 @@ import { WebhooksService } from './webhooks.service';
 @Declares(WEBHOOKS)
 @Module({
   imports: [MailModule],
-  controllers: [WebhooksController],
+  controllers: [WebhooksController, WebhookPagesController],
   providers: [WebhooksRepository, WebhooksService, WebhookOutbox, WebhookSender, WebhookWorker],
   exports: [WebhooksService, WebhookOutbox],
 })
