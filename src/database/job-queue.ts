@@ -16,7 +16,9 @@ export const JOB_QUEUE_SCHEMA = 'graphile_worker';
 
 export async function installJobQueue(ownerUrl: string, appRole?: string): Promise<void> {
   const pool = new Pool({ connectionString: ownerUrl, max: 2 });
-  pool.on('error', () => undefined); // an idle connection cut meanwhile: the pool replaces it
+  // An idle connection cut meanwhile: the pool replaces it (a client's own error would otherwise end the process).
+  pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
   try {
     await runJobQueueMigrations({ pgPool: pool, logger: quietLogger() });
     if (appRole) await grantJobQueue(pool, appRole);

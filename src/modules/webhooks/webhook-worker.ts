@@ -58,6 +58,7 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy {
     const { concurrency } = this.config.webhooks;
     this.pool = new Pool({ connectionString: this.config.databaseUrl, max: 4, application_name: 'arcade-coin-service:webhooks' });
     this.pool.on('error', (error) => this.logger.warn({ err: error }, 'Job queue connection lost; it is replaced'));
+    this.pool.on('connect', (client) => client.on('error', (error) => this.logger.warn({ err: error }, 'Job queue connection failed')));
     this.runner = await run({
       pgPool: this.pool,
       concurrency,
