@@ -67,12 +67,14 @@ export class ScoreModerationService {
   /** The first removal also records `score.removed` (CONTRACT §21) in the caller's transaction; a repeat records nothing. */
   private async removeWhere(by: { scoreId: string } | { insertionId: string }): Promise<RemovedScore | undefined> {
     this.uow.requireTransaction();
-    const removed = await this.scores.remove(by);
-    if (removed?.changed) {
+    const row = await this.scores.remove(by);
+    if (!row) return undefined;
+    const { developerId, ...removed } = row;
+    if (removed.changed) {
       this.uow.afterCommit(() => this.leaderboard.invalidate(removed.gameId));
-      if (removed.developerId) {
+      if (developerId) {
         await this.webhooks.record({
-          developerId: removed.developerId,
+          developerId,
           type: 'score.removed',
           data: { scoreId: removed.scoreId, gameId: removed.gameId, removedAt: removed.removedAt.toISOString() },
           occurredAt: removed.removedAt,

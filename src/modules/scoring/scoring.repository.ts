@@ -157,9 +157,10 @@ export interface RemovedScore {
   gameId: string;
   removedAt: Date;
   changed: boolean;
-  /** The game's developer, when this call removed it (the webhook event's recipient). */
-  developerId?: string;
 }
+
+/** What `remove` answers: the removal, and the game's developer when this call removed it (the webhook event's recipient). */
+export type RemovedScoreRow = RemovedScore & { developerId?: string };
 
 /**
  * Scores and the boards read from them. Both boards are served by partial indexes on scores
@@ -276,7 +277,7 @@ export class ScoringRepository {
    * changes nothing and reports the first time. A concurrent removal waits for this one's row lock
    * and then finds it removed. Undefined for an unknown score.
    */
-  async remove(by: { scoreId: string } | { insertionId: string }): Promise<RemovedScore | undefined> {
+  async remove(by: { scoreId: string } | { insertionId: string }): Promise<RemovedScoreRow | undefined> {
     const [column, id] = 'scoreId' in by ? ['id', by.scoreId] : ['insertion_id', by.insertionId];
     if (!isUuid(id)) return undefined;
     const changed = await this.uow.one<{ id: string; game_id: string; removed_at: Date; developer_id: string }>(
