@@ -2,7 +2,6 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } f
 import { Logger as WorkerLogger, run, Runner, Task } from 'graphile-worker';
 import { Pool } from 'pg';
 import { CONFIG, Config } from '../../config';
-import { UnitOfWork } from '../../database/unit-of-work';
 import { MailService, webhookDisabledMail } from '../mail';
 import { WebhookSender } from './webhook-sender';
 import { nextAttemptAt, WEBHOOK_GIVE_UP_MS } from './webhook.rules';
@@ -27,14 +26,16 @@ const BUSY_DELAY_SECONDS = () => 1 + Math.random();
  * The delivering side of the outbox (CONTRACT §21): graphile-worker jobs, one per due attempt,
  * taken by whichever instance gets them first (each job by one instance). A job:
  *
- * 1. claims its delivery in a short transaction (the delivery's row locked, so two jobs of one
- *    delivery never record over each other) and, in it, re-adds its own job `GUARD_SECONDS` later
+ * 1. claims its delivery in one statement (the delivery's row locked while it runs, so two jobs of
+ *    one delivery claim one after the other) that also re-adds its own job `GUARD_SECONDS` later
  *    (the same job key: graphile-worker keeps one pending job per delivery). If this instance dies
  *    during the attempt, that job brings the delivery back: at least once, across kill -9.
  * 2. makes the attempt outside any transaction (WebhookSender: 10 s, no redirects, SSRF guard);
- * 3. records it in a second transaction: succeeded, or failed with the next attempt's job
- *    (WEBHOOK_RETRY_SCHEDULE; none after 3 days: `failed`, and the endpoint disabled and its
+ * 3. records it in one statement: succeeded (its job removed), or failed with the next attempt's
+ *    job (WEBHOOK_RETRY_SCHEDULE; none after 3 days: `failed`, and the endpoint disabled and its
  *    developer mailed if nothing of it succeeded for 3 days).
+ *
+ * With graphile-worker's own fetch and completion, four statements per attempt.
  *
  * A dead endpoint delays nobody: each instance makes at most WEBHOOK_ENDPOINT_CONCURRENCY attempts
  * to one endpoint at a time (a job over it comes back a second later), out of WEBHOOK_CONCURRENCY.
@@ -48,7 +49,6 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy {
 
   constructor(
     @Inject(CONFIG) private readonly config: Config,
-    private readonly uow: UnitOfWork,
     private readonly deliveries: WebhooksRepository,
     private readonly sender: WebhookSender,
     private readonly mail: MailService,
@@ -72,7 +72,7 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy {
       }),
       // Completion written at once, so a stop() during a task leaves no locked row behind (docs/webhooks.md).
       preset: { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0, pollInterval: 2000 } },
-      taskList: { webhook_delivery: ((payload, helpers) => this.attempt(payload as DeliveryJob, helpers.job.attempts)) as Task },
+      taskList: { webhook_delivery: ((payload) => this.attempt(payload as DeliveryJob)) as Task },
     });
   }
 
@@ -84,19 +84,15 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /** One job: claim, attempt, record (see the class comment). */
-  async attempt(job: DeliveryJob, _jobAttempts = 1): Promise<void> {
+  async attempt(job: DeliveryJob): Promise<void> {
     const manual = job.manual === true;
-    const claimed = await this.uow.run(async () => {
-      const row = await this.deliveries.lockForAttempt(job.deliveryId);
-      if (!row || !this.due(row, manual)) return undefined;
-      if ((this.inFlight.get(row.endpointId) ?? 0) >= this.config.webhooks.endpointConcurrency) {
-        await this.deliveries.postpone(row.deliveryId, manual, BUSY_DELAY_SECONDS());
-        return undefined;
-      }
-      await this.deliveries.postpone(row.deliveryId, manual, GUARD_SECONDS);
-      return row;
-    });
+    const claimed = await this.deliveries.claim(job.deliveryId, manual, GUARD_SECONDS);
     if (!claimed) return;
+    if ((this.inFlight.get(claimed.endpointId) ?? 0) >= this.config.webhooks.endpointConcurrency) {
+      // The endpoint is busy here: back in a second or two, no attempt (the guard job is replaced).
+      await this.deliveries.postpone(claimed.deliveryId, manual, BUSY_DELAY_SECONDS());
+      return;
+    }
 
     this.inFlight.set(claimed.endpointId, (this.inFlight.get(claimed.endpointId) ?? 0) + 1);
     let outcome;
@@ -114,30 +110,25 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy {
     }
 
     const finishedBefore = claimed.status !== 'pending';
-    const now = new Date();
-    const next = outcome.ok || finishedBefore ? null : nextAttemptAt(this.config.webhooks.retrySchedule, claimed.attempts + 1, claimed.createdAt, now);
-    await this.uow.run(async () => {
-      const status = await this.deliveries.recordAttempt({
-        deliveryId: claimed.deliveryId,
-        endpointId: claimed.endpointId,
-        ok: outcome.ok,
-        statusCode: outcome.statusCode,
-        error: outcome.error,
-        nextAttemptAt: next,
-        finishedBefore,
-      });
-      if (status !== 'pending') await this.uow.query("SELECT graphile_worker.remove_job('webhook_delivery:' || $1)", [claimed.deliveryId]);
-      if (status === 'failed' && !finishedBefore) {
-        const disabled = await this.deliveries.disableIfAllFailed(claimed.endpointId, WEBHOOK_GIVE_UP_MS / 1000);
-        if (disabled?.email) {
-          const email = disabled.email;
-          const link = `${this.config.publicOrigin}/developer/webhooks/${claimed.endpointId}`;
-          this.uow.afterCommit(() =>
-            this.mail.send({ to: email, ...webhookDisabledMail(disabled.url, link) }).catch((error: unknown) => this.logger.error({ err: error }, 'The "endpoint disabled" mail was not sent')),
-          );
-        }
-      }
+    const next = outcome.ok || finishedBefore ? null : nextAttemptAt(this.config.webhooks.retrySchedule, claimed.attempts + 1, claimed.createdAt, new Date());
+    const status = await this.deliveries.recordAttempt({
+      deliveryId: claimed.deliveryId,
+      endpointId: claimed.endpointId,
+      ok: outcome.ok,
+      statusCode: outcome.statusCode,
+      error: outcome.error,
+      nextAttemptAt: next,
+      finishedBefore,
     });
+    if (status === 'failed' && !finishedBefore) await this.disableIfAllFailed(claimed.endpointId);
+  }
+
+  /** A delivery gave up: the endpoint is disabled, and its developer mailed, when nothing of it succeeded for 3 days. */
+  private async disableIfAllFailed(endpointId: string): Promise<void> {
+    const disabled = await this.deliveries.disableIfAllFailed(endpointId, WEBHOOK_GIVE_UP_MS / 1000);
+    if (!disabled?.email) return;
+    const link = `${this.config.publicOrigin}/developer/webhooks/${endpointId}`;
+    await this.mail.send({ to: disabled.email, ...webhookDisabledMail(disabled.url, link) }).catch((error: unknown) => this.logger.error({ err: error }, 'The "endpoint disabled" mail was not sent'));
   }
 
   /** Whether this job should attempt: a pending delivery of a live endpoint, enabled (a ping: whatever its state); a retry: always. */

@@ -176,41 +176,59 @@ export class WebhooksRepository {
     );
   }
 
-  /** The delivery with its event and endpoint, its row locked (one attempt at a time, across instances). */
-  async lockForAttempt(deliveryId: string): Promise<AttemptRow | undefined> {
+  /**
+   * Claims a due attempt in one statement: the delivery with its event and endpoint (its row locked
+   * while the statement runs, so two jobs of one delivery claim one after the other), and, when it
+   * is due (a pending delivery of a live endpoint that is enabled, or a ping; `manual`: whatever its
+   * status), its own job re-added `guardSeconds` later under the same key: the guard that brings
+   * it back if this instance dies during the attempt. Undefined when there is nothing to attempt.
+   */
+  async claim(deliveryId: string, manual: boolean, guardSeconds: number): Promise<AttemptRow | undefined> {
     if (!isUuid(deliveryId)) return undefined;
     return this.uow.one<AttemptRow & Record<string, unknown>>(
-      `SELECT d.id AS "deliveryId", d.status, d.attempts, d.created_at AS "createdAt", d.next_attempt_at AS "nextAttemptAt",
-              ev.id AS "eventId", ev.type, ev.occurred_at AS "occurredAt", ev.data,
-              e.id AS "endpointId", e.developer_id AS "developerId", e.url, e.enabled, e.deleted_at IS NOT NULL AS deleted, e.secret,
-              CASE WHEN e.previous_secret_expires_at > now() THEN e.previous_secret END AS "previousSecret", now() AS now
-         FROM webhook_deliveries d JOIN webhook_events ev ON ev.id = d.event_id JOIN webhook_endpoints e ON e.id = d.endpoint_id
-        WHERE d.id = $1 FOR NO KEY UPDATE OF d`,
-      [deliveryId],
+      `WITH d AS (
+         SELECT d.id AS "deliveryId", d.status, d.attempts, d.created_at AS "createdAt", d.next_attempt_at AS "nextAttemptAt",
+                ev.id AS "eventId", ev.type, ev.occurred_at AS "occurredAt", ev.data,
+                e.id AS "endpointId", e.developer_id AS "developerId", e.url, e.enabled, e.deleted_at IS NOT NULL AS deleted, e.secret,
+                CASE WHEN e.previous_secret_expires_at > now() THEN e.previous_secret END AS "previousSecret", now() AS now
+           FROM webhook_deliveries d JOIN webhook_events ev ON ev.id = d.event_id JOIN webhook_endpoints e ON e.id = d.endpoint_id
+          WHERE d.id = $1 FOR NO KEY UPDATE OF d
+       ), due AS (
+         SELECT * FROM d WHERE NOT deleted AND ($2::boolean OR (status = 'pending' AND (enabled OR type = 'ping')))
+       ), guard AS (
+         SELECT graphile_worker.add_job('webhook_delivery', json_build_object('deliveryId', $1::text, 'manual', $2::boolean),
+                  run_at => now() + make_interval(secs => $3), job_key => 'webhook_delivery:' || $1, max_attempts => 25) AS job
+           FROM due
+       )
+       SELECT due.* FROM due WHERE (SELECT count(*) FROM guard) = 1`,
+      [deliveryId, manual, guardSeconds],
     );
   }
 
   /**
-   * Records an attempt: succeeded, or failed with the next attempt's time (null: gave up, `failed`).
-   * A failed retry of a delivery that had succeeded keeps it `succeeded` (only a success changes a
-   * finished delivery's status). The next attempt's job is added in the same transaction.
+   * Records an attempt in one statement: succeeded, or failed with the next attempt's job (null:
+   * gave up, `failed`); a finished delivery's job is removed. A failed retry of a delivery that had
+   * finished keeps its status (only a success changes it). Answers the delivery's status after.
    */
   async recordAttempt(a: { deliveryId: string; endpointId: string; ok: boolean; statusCode: number | null; error: string | null; nextAttemptAt: Date | null; finishedBefore: boolean }): Promise<'succeeded' | 'pending' | 'failed'> {
     const row = await this.uow.one<{ status: 'succeeded' | 'pending' | 'failed' }>(
-      `UPDATE webhook_deliveries SET attempts = attempts + 1, last_attempt_at = now(), last_status_code = $2, last_error = $3,
-              status = CASE WHEN $4 THEN 'succeeded' WHEN $6 THEN status WHEN $5::timestamptz IS NULL THEN 'failed' ELSE 'pending' END,
-              next_attempt_at = CASE WHEN $4 OR $6 THEN NULL ELSE $5::timestamptz END
-        WHERE id = $1 RETURNING status`,
-      [a.deliveryId, a.statusCode, a.error, a.ok, a.nextAttemptAt, a.finishedBefore],
+      `WITH updated AS (
+         UPDATE webhook_deliveries SET attempts = attempts + 1, last_attempt_at = now(), last_status_code = $2, last_error = $3,
+                status = CASE WHEN $4 THEN 'succeeded' WHEN $6 THEN status WHEN $5::timestamptz IS NULL THEN 'failed' ELSE 'pending' END,
+                next_attempt_at = CASE WHEN $4 OR $6 THEN NULL ELSE $5::timestamptz END
+          WHERE id = $1 RETURNING status
+       ), success AS (
+         UPDATE webhook_endpoints SET last_success_at = now() WHERE id = $7 AND $4 RETURNING id
+       ), next_job AS (
+         SELECT graphile_worker.add_job('webhook_delivery', json_build_object('deliveryId', $1::text), run_at => $5::timestamptz,
+                  job_key => 'webhook_delivery:' || $1, max_attempts => 25) AS job
+           FROM updated WHERE status = 'pending' AND $5::timestamptz IS NOT NULL
+       ), removed AS (
+         SELECT graphile_worker.remove_job('webhook_delivery:' || $1) AS job FROM updated WHERE status <> 'pending'
+       )
+       SELECT status, (SELECT count(*) FROM next_job) + (SELECT count(*) FROM removed) + (SELECT count(*) FROM success) AS touched FROM updated`,
+      [a.deliveryId, a.statusCode, a.error, a.ok, a.nextAttemptAt, a.finishedBefore, a.endpointId],
     );
-    if (a.ok) await this.uow.query('UPDATE webhook_endpoints SET last_success_at = now() WHERE id = $1', [a.endpointId]);
-    if (row?.status === 'pending' && a.nextAttemptAt) {
-      await this.uow.query(
-        `SELECT graphile_worker.add_job('webhook_delivery', json_build_object('deliveryId', $1::text), run_at => $2::timestamptz,
-                  job_key => 'webhook_delivery:' || $1, max_attempts => 25)`,
-        [a.deliveryId, a.nextAttemptAt],
-      );
-    }
     return row!.status;
   }
 
