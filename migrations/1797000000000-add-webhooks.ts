@@ -85,9 +85,9 @@ export class AddWebhooks1797000000000 implements MigrationInterface {
            WHERE e.deleted_at IS NULL
              AND CASE WHEN NEW.endpoint_id IS NOT NULL THEN e.id = NEW.endpoint_id
                       ELSE e.developer_id = NEW.developer_id AND e.enabled AND NEW.type = ANY (e.events) END
-          RETURNING id, endpoint_id
+          RETURNING id
         LOOP
-          PERFORM graphile_worker.add_job('webhook_delivery', json_build_object('deliveryId', delivery.id, 'endpointId', delivery.endpoint_id),
+          PERFORM graphile_worker.add_job('webhook_delivery', json_build_object('deliveryId', delivery.id),
             job_key => 'webhook_delivery:' || delivery.id, max_attempts => 25);
         END LOOP;
         RETURN NULL;

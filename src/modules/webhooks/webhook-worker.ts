@@ -9,8 +9,6 @@ import { AttemptRow, WebhooksRepository } from './webhooks.repository';
 
 interface DeliveryJob {
   deliveryId: string;
-  /** Its endpoint: a job over the endpoint's limit here goes back without a statement before it. */
-  endpointId?: string;
   /** "Retry" (CONTRACT §21): one attempt whatever the delivery's status. */
   manual?: boolean;
 }
@@ -21,8 +19,7 @@ interface DeliveryJob {
  * budget; graphile-worker alone would wait for its 4-hour lock timeout.
  */
 const GUARD_SECONDS = 60;
-/** A job for an endpoint at its in-flight limit here waits this long for a slot, then comes back after 1–2 s without an attempt. */
-const SLOT_WAIT_MS = 200;
+/** A job for an endpoint already at its in-flight limit here comes back after 1–2 s, without an attempt. */
 const BUSY_DELAY_SECONDS = () => 1 + Math.random();
 
 /**
@@ -41,8 +38,7 @@ const BUSY_DELAY_SECONDS = () => 1 + Math.random();
  * With graphile-worker's own fetch and completion, four statements per attempt.
  *
  * A dead endpoint delays nobody: each instance makes at most WEBHOOK_ENDPOINT_CONCURRENCY attempts
- * to one endpoint at a time, out of WEBHOOK_CONCURRENCY; a job over it (its endpoint is in its
- * payload) waits up to 200 ms for a slot, then comes back a second or two later, with one statement.
+ * to one endpoint at a time (a job over it comes back a second later), out of WEBHOOK_CONCURRENCY.
  */
 @Injectable()
 export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy {
@@ -90,65 +86,41 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy {
   /** One job: claim, attempt, record (see the class comment). */
   async attempt(job: DeliveryJob): Promise<void> {
     const manual = job.manual === true;
-    // A slot of the endpoint's in-flight limit first, waiting a moment for one (no statement meanwhile).
-    if (job.endpointId && !(await this.takeSlot(job.endpointId))) {
-      await this.deliveries.postpone(job.deliveryId, job.endpointId, manual, BUSY_DELAY_SECONDS());
+    const claimed = await this.deliveries.claim(job.deliveryId, manual, GUARD_SECONDS);
+    if (!claimed) return;
+    if ((this.inFlight.get(claimed.endpointId) ?? 0) >= this.config.webhooks.endpointConcurrency) {
+      // The endpoint is busy here: back in a second or two, no attempt (the guard job is replaced).
+      await this.deliveries.postpone(claimed.deliveryId, manual, BUSY_DELAY_SECONDS());
       return;
     }
-    let slotOf = job.endpointId;
+
+    this.inFlight.set(claimed.endpointId, (this.inFlight.get(claimed.endpointId) ?? 0) + 1);
+    let outcome;
     try {
-      const claimed = await this.deliveries.claim(job.deliveryId, manual, GUARD_SECONDS);
-      if (!claimed) return;
-      if (slotOf !== claimed.endpointId) {
-        // A job without its endpoint (or naming another): the slot is taken now, or the job goes back.
-        if (slotOf) this.releaseSlot(slotOf);
-        slotOf = undefined;
-        if (!(await this.takeSlot(claimed.endpointId))) {
-          await this.deliveries.postpone(claimed.deliveryId, claimed.endpointId, manual, BUSY_DELAY_SECONDS());
-          return;
-        }
-        slotOf = claimed.endpointId;
-      }
-      const outcome = await this.sender.send({
+      outcome = await this.sender.send({
         url: claimed.url,
         messageId: claimed.eventId,
         body: JSON.stringify({ type: claimed.type, timestamp: claimed.occurredAt.toISOString(), data: claimed.data }),
         secrets: claimed.previousSecret ? [claimed.previousSecret, claimed.secret] : [claimed.secret],
       });
-      this.releaseSlot(slotOf);
-      slotOf = undefined;
-      const finishedBefore = claimed.status !== 'pending';
-      const next = outcome.ok || finishedBefore ? null : nextAttemptAt(this.config.webhooks.retrySchedule, claimed.attempts + 1, claimed.createdAt, new Date());
-      const status = await this.deliveries.recordAttempt({
-        deliveryId: claimed.deliveryId,
-        endpointId: claimed.endpointId,
-        ok: outcome.ok,
-        statusCode: outcome.statusCode,
-        error: outcome.error,
-        nextAttemptAt: next,
-        finishedBefore,
-      });
-      if (status === 'failed' && !finishedBefore) await this.disableIfAllFailed(claimed.endpointId);
     } finally {
-      if (slotOf) this.releaseSlot(slotOf);
+      const left = (this.inFlight.get(claimed.endpointId) ?? 1) - 1;
+      if (left <= 0) this.inFlight.delete(claimed.endpointId);
+      else this.inFlight.set(claimed.endpointId, left);
     }
-  }
 
-  /** One of the endpoint's WEBHOOK_ENDPOINT_CONCURRENCY slots in this instance, waiting up to SLOT_WAIT_MS for one. */
-  private async takeSlot(endpointId: string): Promise<boolean> {
-    const deadline = Date.now() + SLOT_WAIT_MS;
-    while ((this.inFlight.get(endpointId) ?? 0) >= this.config.webhooks.endpointConcurrency) {
-      if (Date.now() >= deadline) return false;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    this.inFlight.set(endpointId, (this.inFlight.get(endpointId) ?? 0) + 1);
-    return true;
-  }
-
-  private releaseSlot(endpointId: string): void {
-    const left = (this.inFlight.get(endpointId) ?? 1) - 1;
-    if (left <= 0) this.inFlight.delete(endpointId);
-    else this.inFlight.set(endpointId, left);
+    const finishedBefore = claimed.status !== 'pending';
+    const next = outcome.ok || finishedBefore ? null : nextAttemptAt(this.config.webhooks.retrySchedule, claimed.attempts + 1, claimed.createdAt, new Date());
+    const status = await this.deliveries.recordAttempt({
+      deliveryId: claimed.deliveryId,
+      endpointId: claimed.endpointId,
+      ok: outcome.ok,
+      statusCode: outcome.statusCode,
+      error: outcome.error,
+      nextAttemptAt: next,
+      finishedBefore,
+    });
+    if (status === 'failed' && !finishedBefore) await this.disableIfAllFailed(claimed.endpointId);
   }
 
   /** A delivery gave up: the endpoint is disabled, and its developer mailed, when nothing of it succeeded for 3 days. */

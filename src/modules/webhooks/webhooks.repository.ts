@@ -132,7 +132,7 @@ export class WebhooksRepository {
          UPDATE webhook_deliveries SET next_attempt_at = GREATEST(now(), coalesce(next_attempt_at, now()))
           WHERE endpoint_id = $1 AND status = 'pending' RETURNING id, next_attempt_at
        )
-       SELECT graphile_worker.add_job('webhook_delivery', json_build_object('deliveryId', id, 'endpointId', $1::text), run_at => next_attempt_at,
+       SELECT graphile_worker.add_job('webhook_delivery', json_build_object('deliveryId', id), run_at => next_attempt_at,
                 job_key => 'webhook_delivery:' || id, max_attempts => 25)
          FROM pending`,
       [endpointId],
@@ -168,11 +168,11 @@ export class WebhooksRepository {
   }
 
   /** Queues one attempt now, whatever the delivery's status (a `retry` job: it runs even when succeeded or failed). */
-  async queueRetry(deliveryId: string, endpointId: string): Promise<void> {
+  async queueRetry(deliveryId: string): Promise<void> {
     await this.uow.query(
-      `SELECT graphile_worker.add_job('webhook_delivery', json_build_object('deliveryId', $1::text, 'endpointId', $2::text, 'manual', true),
+      `SELECT graphile_worker.add_job('webhook_delivery', json_build_object('deliveryId', $1::text, 'manual', true),
                 job_key => 'webhook_delivery:' || $1, max_attempts => 25)`,
-      [deliveryId, endpointId],
+      [deliveryId],
     );
   }
 
@@ -196,7 +196,7 @@ export class WebhooksRepository {
        ), due AS (
          SELECT * FROM d WHERE NOT deleted AND ($2::boolean OR (status = 'pending' AND (enabled OR type = 'ping')))
        ), guard AS (
-         SELECT graphile_worker.add_job('webhook_delivery', json_build_object('deliveryId', $1::text, 'endpointId', "endpointId", 'manual', $2::boolean),
+         SELECT graphile_worker.add_job('webhook_delivery', json_build_object('deliveryId', $1::text, 'manual', $2::boolean),
                   run_at => now() + make_interval(secs => $3), job_key => 'webhook_delivery:' || $1, max_attempts => 25) AS job
            FROM due
        )
@@ -220,7 +220,7 @@ export class WebhooksRepository {
        ), success AS (
          UPDATE webhook_endpoints SET last_success_at = now() WHERE id = $7 AND $4 RETURNING id
        ), next_job AS (
-         SELECT graphile_worker.add_job('webhook_delivery', json_build_object('deliveryId', $1::text, 'endpointId', $7::text), run_at => $5::timestamptz,
+         SELECT graphile_worker.add_job('webhook_delivery', json_build_object('deliveryId', $1::text), run_at => $5::timestamptz,
                   job_key => 'webhook_delivery:' || $1, max_attempts => 25) AS job
            FROM updated WHERE status = 'pending' AND $5::timestamptz IS NOT NULL
        ), removed AS (
@@ -233,11 +233,11 @@ export class WebhooksRepository {
   }
 
   /** Puts the job back for a little later without an attempt (the endpoint is busy in this instance). */
-  async postpone(deliveryId: string, endpointId: string, manual: boolean, seconds: number): Promise<void> {
+  async postpone(deliveryId: string, manual: boolean, seconds: number): Promise<void> {
     await this.uow.query(
-      `SELECT graphile_worker.add_job('webhook_delivery', json_build_object('deliveryId', $1::text, 'endpointId', $4::text, 'manual', $3::boolean),
+      `SELECT graphile_worker.add_job('webhook_delivery', json_build_object('deliveryId', $1::text, 'manual', $3::boolean),
                 run_at => now() + make_interval(secs => $2), job_key => 'webhook_delivery:' || $1, max_attempts => 25)`,
-      [deliveryId, seconds, manual, endpointId],
+      [deliveryId, seconds, manual],
     );
   }
 

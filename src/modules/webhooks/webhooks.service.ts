@@ -104,7 +104,7 @@ export class WebhooksService {
       const endpoint = await this.require(developerId, webhookId);
       const delivery = await this.endpoints.delivery(endpoint.id, deliveryId);
       if (!delivery) throw new NotFoundError('No such delivery for this endpoint.');
-      await this.endpoints.queueRetry(delivery.id, endpoint.id);
+      await this.endpoints.queueRetry(delivery.id);
       return { deliveryId: delivery.id };
     });
   }
