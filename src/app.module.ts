@@ -22,7 +22,6 @@ import { PageFallbackModule } from './http/pages/page-fallback.module';
 import { ScoringModule } from './modules/scoring';
 import { AchievementsModule } from './modules/achievements';
 import { RetentionModule } from './modules/retention';
-import { WebhooksModule } from './modules/webhooks';
 import { AuditModule } from './modules/audit';
 import { BooksModule } from './modules/books';
 import { PaymentsModule } from './modules/payments';
@@ -57,7 +56,6 @@ const FEATURES = [
   CatalogueModule,
   WebModule,
   RetentionModule,
-  WebhooksModule,
   // Last: the HTML 404 page for unknown paths under /me, /developer, /admin and /checkout.
   PageFallbackModule,
 ];

@@ -1,4 +1,3 @@
-import { WebhooksModule } from '../webhooks';
 import { Module } from '@nestjs/common';
 import { AuditModule } from '../audit';
 import { BooksModule } from '../books';
@@ -22,7 +21,7 @@ import { ADMIN } from './admin.declarations';
 /** Operator tools over the exported services of identity, the developer portal, wallet, scoring and the audit log. */
 @Declares(ADMIN)
 @Module({
-  imports: [IdentityModule, DeveloperPortalModule, WalletModule, ScoringModule, AuditModule, IdempotencyModule, PayoutsModule, BooksModule, WebhooksModule],
+  imports: [IdentityModule, DeveloperPortalModule, WalletModule, ScoringModule, AuditModule, IdempotencyModule, PayoutsModule, BooksModule],
   controllers: [AdminController, AdminUsersController, AdminScoresController, AdminAuditController, AdminPaymentsController, AdminPagesController],
   providers: [WalletFreezeService, VoidInsertionService],
 })

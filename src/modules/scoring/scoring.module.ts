@@ -2,7 +2,6 @@ import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/c
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Score } from './score.entity';
 import { AuditModule } from '../audit';
-import { WebhooksModule } from '../webhooks';
 import { DeveloperPortalModule } from '../developer-portal';
 import { IdempotencyModule } from '../idempotency';
 import { IdentityModule } from '../identity';
@@ -23,7 +22,7 @@ import { SCORING } from './scoring.declarations';
 /** Scores (player and trusted), high-score initials and the public leaderboards. */
 @Declares(SCORING)
 @Module({
-  imports: [TypeOrmModule.forFeature([Score]), PlaySessionsModule, DeveloperPortalModule, IdentityModule, IdempotencyModule, RateLimitsModule, AuditModule, WebhooksModule],
+  imports: [TypeOrmModule.forFeature([Score]), PlaySessionsModule, DeveloperPortalModule, IdentityModule, IdempotencyModule, RateLimitsModule, AuditModule],
   controllers: [ScoringController, MyScoresController, LeaderboardController, MyBestController, TrustedScoreController],
   providers: [ScoringRepository, SubmitScoreService, ScoreInitialsService, LeaderboardService, ScoreModerationService],
   exports: [LeaderboardService, ScoreModerationService],
