@@ -7,29 +7,15 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * (wallets_balance_follows_ledger) now covers the hash too, and a wallet opens at the genesis hash.
  *
  * The encoding is copied from src/modules/wallet/ledger-append.ts as it is today (migrations import
- * nothing from src/): sha256(previous hash || field || ...), each field its length as int4 (-1 for
- * NULL) and its text's UTF-8 bytes: 'arcade/wallet-ledger/v1', wallet_id, seq, kind, delta,
- * balance_after, reason, purchase_id, created_at as microseconds since the epoch. Genesis: 32 zero bytes.
+ * nothing from src/): sha256(previous hash || the UTF-8 bytes of one line), the line being
+ * 'arcade/wallet-ledger/v1', wallet_id, seq, kind, delta, balance_after, reason (quoted as an SQL
+ * literal, NULL as NULL), purchase_id (NULL as nothing), created_at as microseconds since the epoch,
+ * joined by '|'. Genesis: 32 zero bytes.
  */
 const GENESIS = `'\\x${'00'.repeat(32)}'::bytea`;
 
-function field(text: string): string {
-  return `COALESCE(int4send(octet_length(${text})) || convert_to(${text}, 'UTF8'), int4send(-1))`;
-}
-
-const ENCODING = [
-  "'arcade/wallet-ledger/v1'::text",
-  'e.wallet_id::text',
-  'e.seq::text',
-  'e.kind::text',
-  'e.delta::text',
-  'e.balance_after::text',
-  'e.reason::text',
-  'e.purchase_id::text',
-  '((extract(epoch FROM e.created_at) * 1000000)::bigint)::text',
-]
-  .map(field)
-  .join(' || ');
+const ENCODING = `convert_to(format('arcade/wallet-ledger/v1|%s|%s|%s|%s|%s|%L|%s|%s',
+  e.wallet_id, e.seq, e.kind, e.delta, e.balance_after, e.reason, e.purchase_id, (extract(epoch FROM e.created_at) * 1000000)::bigint), 'UTF8')`;
 
 export class ChainLedgerEntries1796890000000 implements MigrationInterface {
   name = 'ChainLedgerEntries1796890000000';

@@ -23,37 +23,18 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * foreign keys). insertion_voids stays (reason, who, the wallet's void entry).
  *
  * The encoding is copied from src/modules/wallet/ledger-append.ts as it is today: sha256(previous ||
- * field || ...), each field its length as int4 (-1 for NULL) and its text's UTF-8 bytes:
- * 'arcade/developer-ledger/v1', developer_id, shard, seq, kind, amount_mills, balance_after_mills,
- * insertion_id, game_id, coins, gross_mills, payout_id, created_at as microseconds since the epoch.
- * Genesis: 32 zero bytes.
+ * the UTF-8 bytes of one line), the line being 'arcade/developer-ledger/v1', developer_id, shard, seq,
+ * kind, amount_mills, balance_after_mills, insertion_id, game_id, coins, gross_mills, payout_id (NULL
+ * as nothing), created_at as microseconds since the epoch, joined by '|'. Genesis: 32 zero bytes.
  */
 const GENESIS = `'\\x${'00'.repeat(32)}'::bytea`;
 /** DEVELOPER_LEDGER_SHARDS as of this migration. */
 const SHARDS = 256;
 const shardOf = (wallet: string) => `get_byte(uuid_send(${wallet}), 15) % ${SHARDS}`;
 
-function field(text: string): string {
-  return `COALESCE(int4send(octet_length(${text})) || convert_to(${text}, 'UTF8'), int4send(-1))`;
-}
-
-const ENCODING = [
-  "'arcade/developer-ledger/v1'::text",
-  'm.developer_id::text',
-  'm.shard::text',
-  'm.seq::text',
-  'm.kind::text',
-  'm.amount_mills::text',
-  'm.balance_after_mills::text',
-  'm.insertion_id::text',
-  'm.game_id::text',
-  'm.coins::text',
-  'm.gross_mills::text',
-  'NULL::text',
-  '((extract(epoch FROM m.created_at) * 1000000)::bigint)::text',
-]
-  .map(field)
-  .join(' || ');
+const ENCODING = `convert_to(format('arcade/developer-ledger/v1|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s',
+  m.developer_id, m.shard, m.seq, m.kind, m.amount_mills, m.balance_after_mills, m.insertion_id, m.game_id, m.coins, m.gross_mills,
+  NULL, (extract(epoch FROM m.created_at) * 1000000)::bigint), 'UTF8')`;
 
 export class AddDeveloperLedger1796900000000 implements MigrationInterface {
   name = 'AddDeveloperLedger1796900000000';

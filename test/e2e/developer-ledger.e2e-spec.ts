@@ -108,26 +108,24 @@ describe('the developer ledger', () => {
     expect((await checkInvariants(t.db)).violations).toEqual([]);
   });
 
-  it('chains each entry with sha256(previous hash || its fields), encoded as documented, the head keeping the newest hash', async () => {
+  it('chains each entry with sha256(previous hash || its fields), encoded as documented (a reason with a quote and a backslash included), the head keeping the newest hash', async () => {
     const { dev, game, player, walletId } = await world();
     await paidSession(t, player, game.slug);
     await paidSession(t, player, game.slug);
+    // A reason is free text: a quote, a backslash and the separator must not shift the other fields.
+    const tricky = "Goodwill: it's a|b \\ c";
+    await t.http().post(`/api/admin/wallets/${player.accountId}/credits`).set('Cookie', admin).send({ coins: 3, reason: tricky, idempotencyKey: idempotencyKey('tricky') }).expect(201);
 
-    /** The documented encoding, in Node: each field's length (int32 BE, -1 for null) and UTF-8 bytes, after the ledger's tag. */
-    const encode = (fields: (string | null)[]) =>
-      Buffer.concat(
-        fields.flatMap((f) => {
-          const length = Buffer.alloc(4);
-          if (f === null) return [(length.writeInt32BE(-1), length)];
-          const bytes = Buffer.from(f, 'utf8');
-          length.writeInt32BE(bytes.length);
-          return [length, bytes];
-        }),
-      );
-    const chain = (rows: { hash: Buffer; fields: (string | null)[] }[]) => {
+    /** SQL's quote_nullable, in Node: the documented text of a free-text field. */
+    const literal = (text: string | null) =>
+      text === null ? 'NULL' : text.includes('\\') ? `E'${text.replace(/\\/g, '\\\\').replace(/'/g, "''")}'` : `'${text.replace(/'/g, "''")}'`;
+    /** The documented encoding, in Node: the ledger's tag and the fields' texts joined by '|' (null as nothing, free text quoted), in UTF-8. */
+    const encode = (fields: (string | null)[], freeText: readonly number[] = []) =>
+      Buffer.from(fields.map((f, i) => (freeText.includes(i) ? literal(f) : (f ?? ''))).join('|'), 'utf8');
+    const chain = (rows: { hash: Buffer; fields: (string | null)[] }[], freeText: readonly number[] = []) => {
       let previous: Buffer = Buffer.from(CHAIN_GENESIS_HEX, 'hex');
       return rows.map((row) => {
-        const expected = createHash('sha256').update(previous).update(encode(row.fields)).digest();
+        const expected = createHash('sha256').update(previous).update(encode(row.fields, freeText)).digest();
         previous = row.hash;
         return { stored: row.hash.toString('hex'), expected: expected.toString('hex') };
       });
@@ -154,11 +152,12 @@ describe('the developer ledger', () => {
          FROM ledger_entries WHERE wallet_id = $1 ORDER BY seq`,
       [walletId],
     );
-    const walletChain = chain(wallet.rows.map((r) => ({ hash: r.hash, fields: [CHAINS.wallet.tag, r.wallet_id, r.seq, r.kind, r.delta, r.balance_after, r.reason, r.purchase_id, r.created] })));
-    expect(walletChain).toHaveLength(3); // the credit and two debits
+    const walletChain = chain(wallet.rows.map((r) => ({ hash: r.hash, fields: [CHAINS.wallet.tag, r.wallet_id, r.seq, r.kind, r.delta, r.balance_after, r.reason, r.purchase_id, r.created] })), [6]);
+    expect(walletChain).toHaveLength(4); // the credit, two debits and the tricky credit
+    expect(wallet.rows[3].reason).toBe(tricky);
     for (const link of walletChain) expect(link.stored).toBe(link.expected);
     const head = await t.db.query(`SELECT encode(last_hash, 'hex') AS h FROM wallets WHERE id = $1`, [walletId]);
-    expect(head.rows[0].h).toBe(walletChain[2]!.stored);
+    expect(head.rows[0].h).toBe(walletChain[3]!.stored);
     // A wallet with no entry yet sits at the genesis hash.
     const fresh = await signUpVerifiedPlayer(t);
     const empty = await t.db.query(`SELECT encode(last_hash, 'hex') AS h FROM wallets WHERE player_id = $1`, [fresh.playerId]);
