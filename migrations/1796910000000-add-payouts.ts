@@ -4,7 +4,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * Issue 30 items 2 and 4 (CONTRACT §22): payout methods, payout runs and payouts.
  *
  * - `payout_methods`: one per developer, `sandbox` or `stripe` with a Stripe Connect account id.
- * - `payout_runs`: one per admin run, unique on the admin's idempotency key.
+ * - `payout_runs`: one per admin run, unique on the admin's idempotency key; `finished_at` set once,
+ *   in the transaction that writes its audit entry (a run without it stopped half-way or is going).
  * - `payouts`: one per developer and run (payouts_run_developer_key), made with every shard head
  *   of the developer locked: `balance_before_mills` is its whole balance then and `held_mills` its
  *   earnings still on hold, and the amount never exceeds what was available
@@ -46,7 +47,9 @@ export class AddPayouts1796910000000 implements MigrationInterface {
         idempotency_key text NOT NULL,
         requested_by uuid NOT NULL,
         created_at timestamptz NOT NULL DEFAULT now(),
+        finished_at timestamptz,
         CONSTRAINT payout_runs_pkey PRIMARY KEY (id),
+        CONSTRAINT payout_runs_finished_after_created CHECK (finished_at IS NULL OR finished_at >= created_at),
         CONSTRAINT payout_runs_idempotency_key_key UNIQUE (idempotency_key),
         CONSTRAINT payout_runs_requested_by_fkey FOREIGN KEY (requested_by) REFERENCES accounts (id)
       );

@@ -175,6 +175,23 @@ export function Select(props: {
   );
 }
 
+/**
+ * A filter: a GET form of one select that submits when an option is chosen (no apply button), with
+ * a "Show" button for a browser without scripts. `action` may carry a fragment to land on.
+ */
+export function FilterForm(props: { action: string; select: Omit<Parameters<typeof Select>[0], 'submitOnChange'> }) {
+  return (
+    <form method="get" action={props.action} class="filter">
+      <Select {...props.select} submitOnChange />
+      <noscript>
+        <button type="submit" class="button secondary">
+          Show
+        </button>
+      </noscript>
+    </form>
+  );
+}
+
 /** The "Icon" radio group (§17.1): 18 radios named by icon key, each showing its icon. */
 export function IconPicker(props: { id: string; value?: string }) {
   const selected = props.value ?? 'trophy';

@@ -10,3 +10,5 @@ export { BooksSection } from './books-section';
 export type { BooksSectionProps, BooksSectionState } from './books-section';
 export { StatementSection } from './statement-section';
 export type { StatementSectionProps } from './statement-section';
+export { methodView, PAYOUT_COLUMNS, payoutView } from './payout.view';
+export type { PayoutFields, PayoutMethodKind, PayoutMethodView, PayoutStatus, PayoutView } from './payout.view';

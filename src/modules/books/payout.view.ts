@@ -1,40 +1,61 @@
 import { millsToUsd } from '../wallet';
 
-/** A payout as `GET /api/portal/payouts` answers it (CONTRACT §22); `method` the payout method at the time of the run. */
+/**
+ * How a payout reads in every answer that shows one (CONTRACT §22): the payouts list, the admin's
+ * payouts and a month's statement. The one home of that shape: the payouts module (above the books
+ * in the import graph, it shows a statement on its page) builds its answers with it too.
+ */
+export type PayoutMethodKind = 'sandbox' | 'stripe';
+export type PayoutStatus = 'pending' | 'paid' | 'failed';
+
+/** A payout method as the API shows it: `{ kind: "sandbox" }` or `{ kind: "stripe", accountId }`. */
+export interface PayoutMethodView {
+  kind: PayoutMethodKind;
+  accountId?: string;
+}
+
+/** A payout as `GET /api/portal/payouts` lists it; `method` the payout method at the time of the run. */
 export interface PayoutView {
   payoutId: string;
   amountUsd: string;
-  status: 'pending' | 'paid' | 'failed';
-  method: { kind: string; accountId?: string };
+  status: PayoutStatus;
+  method: PayoutMethodView;
   reference: string | null;
   createdAt: Date;
   paidAt: Date | null;
   failureReason: string | null;
 }
 
-export interface PayoutRow {
+/** The stored fields a payout's view is made of (the payouts repository's rows carry them, and more). */
+export interface PayoutFields {
   id: string;
-  amount_mills: string;
-  status: PayoutView['status'];
-  method_kind: string;
-  method_account_id: string | null;
+  amountMills: number | string;
+  status: PayoutStatus;
+  methodKind: PayoutMethodKind;
+  methodAccountId: string | null;
   reference: string | null;
-  created_at: Date;
-  paid_at: Date | null;
-  failure_reason: string | null;
+  createdAt: Date;
+  paidAt: Date | null;
+  failureReason: string | null;
 }
 
-export const PAYOUT_COLUMNS = 'id, amount_mills::text AS amount_mills, status, method_kind, method_account_id, reference, created_at, paid_at, failure_reason';
+/** The columns of `payouts` as `PayoutFields` names them. */
+export const PAYOUT_COLUMNS = `id, amount_mills::text AS "amountMills", status, method_kind AS "methodKind", method_account_id AS "methodAccountId",
+       reference, created_at AS "createdAt", paid_at AS "paidAt", failure_reason AS "failureReason"`;
 
-export function payoutView(row: PayoutRow): PayoutView {
+export function methodView(kind: PayoutMethodKind, accountId: string | null): PayoutMethodView {
+  return kind === 'stripe' && accountId ? { kind, accountId } : { kind };
+}
+
+export function payoutView(row: PayoutFields): PayoutView {
   return {
     payoutId: row.id,
-    amountUsd: millsToUsd(row.amount_mills),
+    amountUsd: millsToUsd(row.amountMills),
     status: row.status,
-    method: row.method_account_id === null ? { kind: row.method_kind } : { kind: row.method_kind, accountId: row.method_account_id },
+    method: methodView(row.methodKind, row.methodAccountId),
     reference: row.reference,
-    createdAt: row.created_at,
-    paidAt: row.paid_at,
-    failureReason: row.failure_reason,
+    createdAt: row.createdAt,
+    paidAt: row.paidAt,
+    failureReason: row.failureReason,
   };
 }

@@ -3,7 +3,7 @@
  * newest first; choosing one reloads the page for it), table "Statement" (caption) with a row per
  * game and the total, and link "Download CSV" to the month's `?format=csv`.
  */
-import { Cell, Money, Select } from '../../http/pages/components';
+import { Cell, FilterForm, Money } from '../../http/pages/components';
 import { moneyText, wholeNumberText } from '../../http/pages/formats';
 import { millsToUsd, usdToMills } from '../wallet';
 import type { StatementLine } from './statement.rules';
@@ -49,22 +49,17 @@ export function StatementSection(props: StatementSectionProps) {
   return (
     <section id="statement" aria-labelledby="statement-heading">
       <h2 id="statement-heading">Monthly statements</h2>
-      <form method="get" action={`${props.action}#statement`} class="filter">
-        <Select
-          id="statement-month"
-          label="Month"
-          name="month"
-          value={statement.month}
-          options={props.months.map((month) => ({ value: month, label: month }))}
-          submitOnChange
-          hint="Choosing a month shows its statement at once. Earnings count in the month of the insertion, voids in the month of the void (UTC)."
-        />
-        <noscript>
-          <button type="submit" class="button secondary">
-            Show
-          </button>
-        </noscript>
-      </form>
+      <FilterForm
+        action={`${props.action}#statement`}
+        select={{
+          id: 'statement-month',
+          label: 'Month',
+          name: 'month',
+          value: statement.month,
+          options: props.months.map((month) => ({ value: month, label: month })),
+          hint: 'Choosing a month shows its statement at once. Earnings count in the month of the insertion, voids in the month of the void (UTC).',
+        }}
+      />
       <table class="data">
         <caption>Statement</caption>
         <thead>

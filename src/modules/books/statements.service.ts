@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InvalidRequestError } from '../../errors/app-error';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { millsToUsd } from '../wallet';
-import { payoutView, PAYOUT_COLUMNS, PayoutRow, PayoutView } from './payout.view';
+import { PayoutFields, payoutView, PAYOUT_COLUMNS, PayoutView } from './payout.view';
 import { isAfterMonth, MONTH_PATTERN, monthOf, StatementLine, statementMonths } from './statement.rules';
 
 export interface Statement {
@@ -96,7 +96,7 @@ export class StatementsService {
 
   /** The developer's payouts made in the month, newest first. */
   private async payoutsMadeIn(developerId: string, month: string): Promise<PayoutView[]> {
-    const rows = await this.uow.query<PayoutRow>(
+    const rows = await this.uow.query<PayoutFields>(
       `SELECT ${PAYOUT_COLUMNS} FROM payouts
         WHERE developer_id = $1 AND created_at >= ${MONTH_START} AND created_at < ${MONTH_END}
         ORDER BY created_at DESC, id DESC`,

@@ -4,7 +4,7 @@
  * same numbers in table "Daily earnings".
  */
 import { dateText, moneyText, wholeNumberText } from '../../http/pages/formats';
-import { Cell, LongText, Money, Select } from '../../http/pages/components';
+import { Cell, FilterForm, LongText, Money } from '../../http/pages/components';
 import type { DeveloperViewer } from '../../http/pages/page-auth';
 import { millsToUsd, usdToMills } from '../wallet';
 import type { DailyEarnings, EarningsReport } from '../wallet';
@@ -85,22 +85,17 @@ export function EarningsPage(props: EarningsPageProps) {
 
       <section aria-labelledby="daily-heading">
         <h2 id="daily-heading">The last {days.length} days</h2>
-        <form method="get" action="/developer/earnings" class="filter">
-          <Select
-            id="earnings-game"
-            label="Game"
-            name="gameId"
-            value={props.gameId ?? ''}
-            options={[{ value: '', label: 'All games' }, ...props.games.map((game) => ({ value: game.gameId, label: game.title }))]}
-            submitOnChange
-            hint="Choosing a game shows its days at once."
-          />
-          <noscript>
-            <button type="submit" class="button secondary">
-              Show
-            </button>
-          </noscript>
-        </form>
+        <FilterForm
+          action="/developer/earnings"
+          select={{
+            id: 'earnings-game',
+            label: 'Game',
+            name: 'gameId',
+            value: props.gameId ?? '',
+            options: [{ value: '', label: 'All games' }, ...props.games.map((game) => ({ value: game.gameId, label: game.title }))],
+            hint: 'Choosing a game shows its days at once.',
+          }}
+        />
         <EarningsChart days={days} label={label} />
         <p class="hint">{`Earned in these ${days.length} days: ${moneyText(earned)}.`}</p>
         <table class="data">

@@ -35,7 +35,8 @@ export interface RunResult {
  * heads: the later one reads the balance the earlier left, so nobody is ever paid more than
  * available. A developer gets at most one payout per run (payouts_run_developer_key).
  *
- * The run's audit entry (`payout.run`, listing its payouts) is written last and marks it done. The
+ * The run's audit entry (`payout.run`, listing its payouts) is written last, with the run's
+ * `finished_at` in the same transaction. The
  * same key again answers the run as it stands; a run that stopped half-way (a crash) or is still
  * going is carried on by the repeat first, developer by developer as above, so it never pays
  * anyone twice. Stripe payouts are transferred after their transaction commits; the answer waits
@@ -55,8 +56,9 @@ export class PayoutRunService {
     const started = Date.now();
     const newId = randomUUID();
     const created = await this.uow.run(() => this.payouts.claimRun(newId, idempotencyKey, actor.actorId));
-    const runId = created ? newId : (await this.payouts.runByKey(idempotencyKey))!.id;
-    if (!created && (await this.finished(runId))) return { created, runId, payouts: await this.payouts.ofRun(runId) };
+    const existing = created ? undefined : await this.payouts.runByKey(idempotencyKey);
+    const runId = existing?.id ?? newId;
+    if (existing?.finished) return { created, runId, payouts: await this.payouts.ofRun(runId) };
 
     const transfers: Promise<void>[] = [];
     if (created) for (const earlier of await this.payouts.pendingStripe(runId, RETRIES_PER_RUN)) transfers.push(this.outcomes.transfer(earlier, { retry: true }));
@@ -66,8 +68,7 @@ export class PayoutRunService {
       if (payout?.methodKind === 'stripe') transfers.push(this.outcomes.transfer(payout));
     }
     await this.uow.run(async () => {
-      await this.payouts.lockRun(runId);
-      if (await this.finished(runId)) return;
+      if (await this.payouts.lockRun(runId)) return;
       const made = await this.payouts.ofRun(runId);
       await this.audit.record({
         ...actor,
@@ -78,6 +79,7 @@ export class PayoutRunService {
           payouts: made.map((p) => ({ payoutId: p.id, developerId: p.developerId, amountUsd: millsToUsd(p.amountMills), method: p.methodKind })),
         },
       });
+      await this.payouts.finishRun(runId);
     });
     await settledWithin(transfers, Math.max(0, Math.min(TRANSFER_BUDGET_MS, ANSWER_BY_MS - (Date.now() - started))));
     return { created, runId, payouts: await this.payouts.ofRun(runId) };
@@ -100,14 +102,9 @@ export class PayoutRunService {
       if (amountMills === 0 || !method) return null;
       const id = randomUUID();
       await this.payouts.insert({ id, runId, developerId, amountMills, balanceBeforeMills: balanceMills, heldMills, methodKind: method.kind, methodAccountId: method.accountId });
-      await appendToDeveloperLedger(this.uow, { developerId, kind: 'payout', amountMills: -amountMills, payoutId: id });
+      await appendToDeveloperLedger(this.uow, { developerId, kind: 'payout', amountMills: -amountMills, payoutId: id }, { balanceMills });
       return (await this.payouts.find(id))!;
     });
-  }
-
-  /** A run is done once its audit entry is written (its last step). */
-  private async finished(runId: string): Promise<boolean> {
-    return (await this.audit.list({ targetId: runId }, { limit: 1 })).entries.some((entry) => entry.action === 'payout.run');
   }
 }
 

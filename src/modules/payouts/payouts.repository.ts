@@ -112,13 +112,19 @@ export class PayoutsRepository {
     return rows.length === 1;
   }
 
-  async runByKey(idempotencyKey: string): Promise<{ id: string } | undefined> {
-    return this.uow.one<{ id: string }>('SELECT id::text FROM payout_runs WHERE idempotency_key = $1', [idempotencyKey]);
+  async runByKey(idempotencyKey: string): Promise<{ id: string; finished: boolean } | undefined> {
+    return this.uow.one<{ id: string; finished: boolean }>('SELECT id::text, finished_at IS NOT NULL AS finished FROM payout_runs WHERE idempotency_key = $1', [idempotencyKey]);
   }
 
-  /** Locks the run's row until the transaction ends (one finisher writes its audit entry). */
-  async lockRun(runId: string): Promise<void> {
-    await this.uow.query('SELECT id FROM payout_runs WHERE id = $1 FOR NO KEY UPDATE', [runId]);
+  /** Locks the run's row until the transaction ends (one finisher writes its audit entry); true when it is already finished. */
+  async lockRun(runId: string): Promise<boolean> {
+    const row = await this.uow.one<{ finished: boolean }>('SELECT finished_at IS NOT NULL AS finished FROM payout_runs WHERE id = $1 FOR NO KEY UPDATE', [runId]);
+    return row?.finished ?? false;
+  }
+
+  /** Marks the run finished (with its audit entry, under lockRun). */
+  async finishRun(runId: string): Promise<void> {
+    await this.uow.query('UPDATE payout_runs SET finished_at = now() WHERE id = $1 AND finished_at IS NULL', [runId]);
   }
 
   async hasPayoutInRun(runId: string, developerId: string): Promise<boolean> {

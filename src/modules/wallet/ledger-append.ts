@@ -362,13 +362,15 @@ export async function lockDeveloperHeads(uow: UnitOfWork, developerId: string): 
 /**
  * Appends one developer ledger entry as a statement of its own, inside the caller's transaction
  * (payouts and their reversals: every shard locked first, then the entry in shard 0). Answers the
- * entry and the developer's balance after it (the sum of its shards').
+ * entry and the developer's balance after it (the sum of its shards'). A caller that has locked the
+ * heads itself in this transaction (`lockDeveloperHeads`, to decide the amount) passes what that
+ * answered as `locked`, and the heads are not locked again.
  */
-export async function appendToDeveloperLedger(uow: UnitOfWork, entry: DeveloperLedgerAppend): Promise<{ entryId: string; balanceMills: number }> {
+export async function appendToDeveloperLedger(uow: UnitOfWork, entry: DeveloperLedgerAppend, locked?: { balanceMills: number }): Promise<{ entryId: string; balanceMills: number }> {
   uow.requireTransaction();
   const values = developerLedgerAppendValues(entry);
   const developerLevel = !('insertionId' in entry);
-  const before = developerLevel ? await lockDeveloperHeads(uow, entry.developerId) : undefined;
+  const before = developerLevel ? (locked ?? (await lockDeveloperHeads(uow, entry.developerId))) : undefined;
   const text = `WITH ${developerLedgerAppendSql(entry.kind, { params: { developerId: '$1', amountMills: '$2', names: '$3', ...(developerLevel ? {} : { insertion: { walletId: '$4', gameId: '$5', coins: '$6', grossMills: '$7' } as const }) } })}
        SELECT developer_entry.id::text AS id, developer_entry.balance_after_mills FROM developer_entry`;
   const row = await uow.one<{ id: string; balance_after_mills: string }>(text, values);
