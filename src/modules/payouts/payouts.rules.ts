@@ -2,9 +2,9 @@
  * The payout rules of CONTRACT §22 as plain functions: what is available, who is paid, and how much
  * (in whole cents). Money in mills (1/1000 USD), exact integers.
  */
-import type { PayoutMethodKind, PayoutStatus } from '../books';
-
-export type { PayoutMethodKind, PayoutStatus } from '../books';
+/** The same words as the books' payout view (books/payout.view.ts), which the payouts' answers are built with. */
+export type PayoutMethodKind = 'sandbox' | 'stripe';
+export type PayoutStatus = 'pending' | 'paid' | 'failed';
 
 export const PAYOUT_METHOD_KINDS: readonly PayoutMethodKind[] = ['sandbox', 'stripe'];
 export const PAYOUT_STATUSES: readonly PayoutStatus[] = ['pending', 'paid', 'failed'];
