@@ -22,6 +22,8 @@ import { BenchService, benchServiceEnv, startBenchService } from './service';
  * worktree add --detach ../before <commit>`). `--pages`: a build that has the page world also
  * renders /developer and /me before the rounds (see docs/performance.md, "Pages and the API in one
  * process"). `--only`: the rounds load these scenarios alone (more rounds in the same time).
+ * `--webhook-b`: build B's developer gets one webhook endpoint subscribed to insertion.created, on a
+ * local receiver answering 200 (issue 31: insert-coin with and without a subscribed endpoint).
  * `--node-a`, `--node-b`: the Node binary each build runs on (default: the one running compare.js),
  * e.g. `--node-a=/usr/bin/node --node-b=node_modules/.bin/node` for Node 20 against 24.
  * Uses DATABASE_URL's server when set, else an embedded PostgreSQL.
@@ -57,9 +59,12 @@ async function prepare(name: Build['name'], checkout: string, databaseUrl: strin
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- each build seeds through its own API version
   const seed = require(resolve(checkout, 'dist/bench/seed.js')) as typeof Seed;
   // Seeding hashes passwords; the rounds measure a fresh process, as `npm run bench` does.
-  const env = benchServiceEnv(databaseUrl, seed.ADMIN);
+  // --webhook-b: B's developer has one endpoint subscribed to insertion.created, answering 200 on this machine.
+  const webhook = name === 'B' && webhookReceiverUrl ? webhookReceiverUrl : undefined;
+  const env = { ...benchServiceEnv(databaseUrl, seed.ADMIN), ...(webhook ? { WEBHOOK_ALLOW_PRIVATE: 'true' } : {}) };
   const seeding = await startBenchService(env, [], checkout, node.path);
   const world = await seed.seedWorld(seeding.url);
+  if (webhook) await world.developer.post('/api/portal/webhooks', { url: webhook, events: ['insertion.created'] });
   const players = await seed.seedPlayers(seeding.url, world.admin, `${name.toLowerCase()}-player`, 40, 100_000);
   const sessions = await seed.openSessions(players, world.main, 3000);
   const insertionIds = await seed.insertOneCoinEach(await seed.openSessions(players, world.main, 200), seeding.url);
@@ -80,7 +85,24 @@ async function prepare(name: Build['name'], checkout: string, databaseUrl: strin
   return { name, node: node.version, service, scenarios, samples: { health: [], heartbeat: [], 'insert-coin': [], board: [], verify: [] } };
 }
 
+/** `--webhook-b`: a local receiver answering 200 to every request, for build B's one webhook endpoint. */
+let webhookReceiverUrl: string | undefined;
+let webhookRequests = 0;
+
 async function main(): Promise<void> {
+  if (process.argv.includes('--webhook-b')) {
+    const { createServer } = await import('node:http');
+    const receiver = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        webhookRequests += 1;
+        res.writeHead(200).end();
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    receiver.unref();
+    webhookReceiverUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/bench-webhook`;
+  }
   const [checkoutA, checkoutB] = process.argv.slice(2).filter((a) => !a.startsWith('--'));
   if (!checkoutA || !checkoutB) throw new Error('usage: node dist/bench/compare.js <checkout A> <checkout B> [--rounds=6] [--seconds=3] [--pages] [--only=verify,heartbeat] [--node-a=<path>] [--node-b=<path>]');
   const rounds = arg('rounds', 6);
@@ -118,6 +140,7 @@ async function main(): Promise<void> {
         `${scenario.padEnd(13)} ${cpuA.toFixed(3).padStart(6)} ${cpuB.toFixed(3).padStart(6)} ${(cpuB / cpuA).toFixed(3).padStart(6)}   ${rpsA.toFixed(0).padStart(6)} ${rpsB.toFixed(0).padStart(6)} ${(rpsB / rpsA).toFixed(3).padStart(6)}   ${errors}`,
       );
     }
+    if (webhookReceiverUrl) lines.push(`B's webhook endpoint received ${webhookRequests} deliveries`);
     process.stdout.write(
       `${lines.join('\n')}\n(median of ${rounds} rounds of ${seconds} s each, 10 connections; CPU: the service process's user + system time; A on Node ${builds[0].node}, B on Node ${builds[1].node}; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')})\n`,
     );

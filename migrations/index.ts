@@ -22,6 +22,7 @@ import { AddAccountErasure1796880000000 } from './1796880000000-add-account-eras
 import { ChainLedgerEntries1796890000000 } from './1796890000000-chain-ledger-entries';
 import { AddDeveloperLedger1796900000000 } from './1796900000000-add-developer-ledger';
 import { AddPayouts1796910000000 } from './1796910000000-add-payouts';
+import { AddWebhooks1797000000000 } from './1797000000000-add-webhooks';
 
 /** Every migration, in order. Listed here (not globbed) so source and compiled builds agree. */
 export const MIGRATIONS = [
@@ -49,4 +50,5 @@ export const MIGRATIONS = [
   ChainLedgerEntries1796890000000,
   AddDeveloperLedger1796900000000,
   AddPayouts1796910000000,
+  AddWebhooks1797000000000,
 ];

@@ -22,6 +22,7 @@ import { PageFallbackModule } from './http/pages/page-fallback.module';
 import { ScoringModule } from './modules/scoring';
 import { AchievementsModule } from './modules/achievements';
 import { RetentionModule } from './modules/retention';
+import { WebhooksModule } from './modules/webhooks';
 import { AuditModule } from './modules/audit';
 import { BooksModule } from './modules/books';
 import { PaymentsModule } from './modules/payments';
@@ -56,6 +57,7 @@ const FEATURES = [
   CatalogueModule,
   WebModule,
   RetentionModule,
+  WebhooksModule,
   // Last: the HTML 404 page for unknown paths under /me, /developer, /admin and /checkout.
   PageFallbackModule,
 ];

@@ -9,6 +9,7 @@ import { AppModule, appDeclarations, ModuleImport } from './app.module';
 import type { Config } from './config';
 import { grantAppRole } from './database/app-role';
 import { DatabaseConnectivity } from './database/connectivity';
+import { installJobQueue } from './database/job-queue';
 import { createDataSource, runMigrations } from './database/data-source';
 import { refuseSuperuserWithoutOwner } from './database/superuser-check';
 import { AllExceptionsFilter } from './errors/all-exceptions.filter';
@@ -65,6 +66,7 @@ async function connect(config: Config & { databaseUrl: string }, connectivity: D
       throw error;
     }
     await runMigrations(dataSource);
+    await installJobQueue(config.databaseUrl);
     return dataSource;
   }
   const owner = await initialize(createDataSource(config.databaseOwnerUrl, { ...config, dbPoolSize: 2, databaseReadUrls: [] }));
@@ -74,6 +76,7 @@ async function connect(config: Config & { databaseUrl: string }, connectivity: D
     const [{ role }] = (await dataSource.query('SELECT current_user AS role')) as { role: string }[];
     const [{ ownerRole }] = (await owner.query('SELECT current_user AS "ownerRole"')) as { ownerRole: string }[];
     if (role !== ownerRole) await grantAppRole(owner, role);
+    await installJobQueue(config.databaseOwnerUrl, role !== ownerRole ? role : undefined);
     return dataSource;
   } finally {
     await owner.destroy();

@@ -70,6 +70,7 @@ export interface Config {
   coinPacks: readonly number[];
   payments: PaymentsConfig;
   payouts: PayoutsConfig;
+  webhooks: WebhooksConfig;
 }
 
 /** Developer payouts (CONTRACT §22). */
@@ -78,6 +79,33 @@ export interface PayoutsConfig {
   holdDays: number;
   /** PAYOUT_MINIMUM_USD in mills (whole cents): no payout below it. */
   minimumMills: number;
+}
+
+/** Developer webhooks (CONTRACT §21). */
+export interface WebhooksConfig {
+  /**
+   * WEBHOOK_ALLOW_PRIVATE=true (development and tests only): endpoints may use http: and private,
+   * loopback or link-local addresses. Unset: refused at creation (literals) and at each attempt (names).
+   */
+  allowPrivate: boolean;
+  /** WEBHOOK_RETRY_SCHEDULE: seconds before each retry, the last repeated; default 5,30,120,600,3600,21600,43200. */
+  retrySchedule: readonly number[];
+  /** WEBHOOK_CONCURRENCY: attempts one instance makes at once (default 16); WEBHOOK_ENDPOINT_CONCURRENCY per endpoint (default 4). */
+  concurrency: number;
+  endpointConcurrency: number;
+}
+
+/** CONTRACT §21: about 5 s, 30 s, 2 min, 10 min, 1 h, 6 h, then every 12 h. */
+export const DEFAULT_WEBHOOK_RETRY_SCHEDULE: readonly number[] = [5, 30, 120, 600, 3600, 21600, 43200];
+
+function webhookRetrySchedule(env: Env): number[] {
+  const raw = str(env, 'WEBHOOK_RETRY_SCHEDULE');
+  if (raw === undefined) return [...DEFAULT_WEBHOOK_RETRY_SCHEDULE];
+  const parts = raw.split(',').map((part) => part.trim());
+  if (parts.length === 0 || parts.length > 100 || parts.some((part) => !/^\d{1,6}$/.test(part) || Number(part) < 1)) {
+    throw new ConfigError('WEBHOOK_RETRY_SCHEDULE', 'seconds between retries, comma-separated, each from 1 to 999999 (e.g. 5,30,120)', raw);
+  }
+  return parts.map(Number);
 }
 
 export type PasswordHashCost = 'owasp' | 'test';
@@ -369,6 +397,12 @@ export function loadConfig(env: Env = process.env): Config {
     coinPacks: Object.freeze(coinPacks(env)),
     payments: Object.freeze(payments(env, nodeEnv)),
     payouts: Object.freeze(payouts(env)),
+    webhooks: Object.freeze({
+      allowPrivate: bool(env, 'WEBHOOK_ALLOW_PRIVATE', false),
+      retrySchedule: Object.freeze(webhookRetrySchedule(env)),
+      concurrency: int(env, 'WEBHOOK_CONCURRENCY', 16, 1, 200),
+      endpointConcurrency: int(env, 'WEBHOOK_ENDPOINT_CONCURRENCY', 4, 1, 50),
+    }),
   };
   if (config.databaseOwnerUrl !== undefined && config.databaseUrl === undefined) {
     throw new ConfigError('DATABASE_OWNER_URL', 'a URL only together with DATABASE_URL (the embedded PostgreSQL manages both roles itself)', redactUrl(config.databaseOwnerUrl));

@@ -110,6 +110,7 @@ describe('accessibility of the pages (CONTRACT §17.1)', () => {
       },
     },
     { name: '/developer/earnings', who: 'developer', path: () => '/developer/earnings' },
+    { name: '/developer/webhooks', who: 'developer', path: () => '/developer/webhooks' },
     // Every section filled: a user found, a game chosen.
     { name: '/admin', who: 'admin', path: () => `/admin?user=${encodeURIComponent(DEMO.player.email)}&game=${gameId}` },
     {

@@ -33,7 +33,7 @@ describe('pages: who sees what (CONTRACT §17)', () => {
   }
 
   it('sends a signed-out visitor of every page area to sign in, with the way back', async () => {
-    for (const path of ['/me', '/developer', '/developer/keys', '/developer/earnings', `/developer/games/${foreignGame.gameId}`, '/developer/nope', '/admin', '/checkout/abc', '/me/nope?x=1']) {
+    for (const path of ['/me', '/developer', '/developer/keys', '/developer/earnings', '/developer/webhooks', '/developer/webhooks/x', `/developer/games/${foreignGame.gameId}`, '/developer/nope', '/admin', '/checkout/abc', '/me/nope?x=1']) {
       const res = await t.http().get(path);
       expect({ path, status: res.status }).toEqual({ path, status: 302 });
       expect(res.headers.location).toBe(`/auth/login?next=${encodeURIComponent(path)}`);
@@ -43,7 +43,7 @@ describe('pages: who sees what (CONTRACT §17)', () => {
   it('answers the 404 page for every developer page but /developer to an account without role developer', async () => {
     const home = await t.http().get('/developer').set('Cookie', player.cookie).expect(200);
     expect(home.text).toContain('Become a developer');
-    for (const path of ['/developer/keys', '/developer/earnings', `/developer/games/${foreignGame.gameId}`, '/developer/whatever']) {
+    for (const path of ['/developer/keys', '/developer/earnings', '/developer/webhooks', '/developer/webhooks/x', `/developer/games/${foreignGame.gameId}`, '/developer/whatever']) {
       expectNotFoundPage(await t.http().get(path).set('Cookie', player.cookie));
     }
   });

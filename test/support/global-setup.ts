@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { grantAppRole } from '../../src/database/app-role';
 import { createDataSource, runMigrations } from '../../src/database/data-source';
+import { installJobQueue } from '../../src/database/job-queue';
 import { startEmbeddedPostgres } from '../../src/database/embedded-postgres';
 
 /**
@@ -39,6 +40,7 @@ export default async function globalSetup(): Promise<void> {
   await runMigrations(dataSource);
   await grantAppRole(dataSource, appRole);
   await dataSource.destroy();
+  await installJobQueue(withDatabase(serverUrl, template), appRole);
 
   process.env.ARCADE_TEST_APP_ROLE = appRole;
   process.env.ARCADE_TEST_APP_PASSWORD = appPassword;

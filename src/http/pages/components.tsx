@@ -135,10 +135,19 @@ export function TextArea(props: FieldProps) {
 }
 
 /** A checkbox; sent as a JSON boolean. */
-export function Checkbox(props: { id: string; label: string; name: string; checked?: boolean; hint?: string }) {
+/** A checkbox; with `value` it is one of a group sharing `name` whose body is the array of the checked values. */
+export function Checkbox(props: { id: string; label: string; name: string; checked?: boolean; hint?: string; value?: string }) {
   return (
     <div class="field checkbox">
-      <input id={props.id} name={props.name} type="checkbox" checked={props.checked} aria-describedby={props.hint ? `${props.id}-hint` : undefined} />
+      <input
+        id={props.id}
+        name={props.name}
+        type="checkbox"
+        checked={props.checked}
+        value={props.value}
+        data-array={props.value !== undefined ? '' : undefined}
+        aria-describedby={props.hint ? `${props.id}-hint` : undefined}
+      />
       <label for={props.id}>{props.label}</label>
       <Hint id={props.id} text={props.hint} />
     </div>
@@ -212,8 +221,9 @@ export function IconPicker(props: { id: string; value?: string }) {
 }
 
 /** A value the server sends along (an id the endpoint needs in its body). */
-export function Hidden(props: { name: string; value: string }) {
-  return <input type="hidden" name={props.name} value={props.value} />;
+/** A hidden field; `json`: its value is sent as the JSON value it spells (`false`, `true`, a number). */
+export function Hidden(props: { name: string; value: string; json?: boolean }) {
+  return <input type="hidden" name={props.name} value={props.value} data-json={props.json ? '' : undefined} />;
 }
 
 export function Submit(props: { children: string; variant?: 'primary' | 'secondary' | 'danger' }) {

@@ -1,3 +1,4 @@
+import { WebhooksModule } from '../webhooks';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AchievementUnlock } from './achievement-unlock.entity';
@@ -14,7 +15,7 @@ import { ACHIEVEMENTS } from './achievements.declarations';
 /** Unlocks, XP and the rewards a first unlock earns. */
 @Declares(ACHIEVEMENTS)
 @Module({
-  imports: [TypeOrmModule.forFeature([AchievementUnlock]), PlaySessionsModule, DeveloperPortalModule, IdentityModule],
+  imports: [TypeOrmModule.forFeature([AchievementUnlock]), PlaySessionsModule, DeveloperPortalModule, IdentityModule, WebhooksModule],
   controllers: [AchievementsController],
   providers: [AchievementsRepository, UnlockAchievementService, AchievementsService],
   exports: [AchievementsService],

@@ -6,6 +6,7 @@ import { GameUnavailableError, PlayActionService, PlaySessionRecord } from '../p
 import { ACHIEVEMENT_XP, RewardItem, rewardsFor } from './achievement.rules';
 import { AchievementNotFoundError } from './achievements.errors';
 import { AchievementsRepository } from './achievements.repository';
+import { WebhookOutbox } from '../webhooks';
 
 export interface UnlockResult {
   achievement: { key: string; name: string; description: string; iconKey: string; secret: boolean };
@@ -29,6 +30,7 @@ export class UnlockAchievementService {
     private readonly games: GamesService,
     private readonly players: PlayersService,
     private readonly unlocks: AchievementsRepository,
+    private readonly webhooks: WebhookOutbox,
   ) {}
 
   unlock(player: Pick<PlayerContext, 'playerId' | 'isAdmin'>, playSessionId: string, key: string): Promise<UnlockResult> {
@@ -45,6 +47,13 @@ export class UnlockAchievementService {
         const firstAt = await this.unlocks.insertUnlock(playerId, definition.id, session.id);
         if (firstAt) {
           const { xpBefore, xpAfter } = await this.players.addXp(playerId, ACHIEVEMENT_XP);
+          // CONTRACT §21: the first unlock only (a repeat changes nothing and sends nothing).
+          await this.webhooks.record({
+            developerId: session.developerId,
+            type: 'achievement.unlocked',
+            data: { gameId: session.gameId, key: definition.key, playerRef: session.playerRef, unlockedAt: firstAt.toISOString() },
+            occurredAt: firstAt,
+          });
           return {
             achievement,
             unlocked: true,

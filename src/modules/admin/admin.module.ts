@@ -1,3 +1,4 @@
+import { WebhooksModule } from '../webhooks';
 import { Module } from '@nestjs/common';
 import { AuditModule } from '../audit';
 import { BooksModule } from '../books';
@@ -21,7 +22,7 @@ import { ADMIN } from './admin.declarations';
 /** Operator tools over the exported services of identity, the developer portal, wallet, scoring and the audit log. */
 @Declares(ADMIN)
 @Module({
-  imports: [IdentityModule, DeveloperPortalModule, WalletModule, ScoringModule, AuditModule, IdempotencyModule, PayoutsModule, BooksModule],
+  imports: [IdentityModule, DeveloperPortalModule, WalletModule, ScoringModule, AuditModule, IdempotencyModule, PayoutsModule, BooksModule, WebhooksModule],
   controllers: [AdminController, AdminUsersController, AdminScoresController, AdminAuditController, AdminPaymentsController, AdminPagesController],
   providers: [WalletFreezeService, VoidInsertionService],
 })

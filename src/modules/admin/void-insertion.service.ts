@@ -5,6 +5,7 @@ import { AuditService } from '../audit';
 import { IdempotencyService, IdempotentResult } from '../idempotency';
 import { ScoreModerationService } from '../scoring';
 import { WalletService } from '../wallet';
+import { WebhookOutbox } from '../webhooks';
 
 export interface VoidAnswer {
   insertionId: string;
@@ -13,6 +14,10 @@ export interface VoidAnswer {
   balance: number;
   replayed: boolean;
 }
+
+/** insertion.voided's play session and player ref, read with the event. */
+const INSERTION_SESSION = `(SELECT jsonb_build_object('sessionId', ps.id, 'playerRef', ps.player_ref)
+  FROM insertions i JOIN play_sessions ps ON ps.id = i.play_session_id WHERE i.id = {0}::uuid)`;
 
 /**
  * An admin voids a paid insertion (CONTRACT §19), in one transaction: the key (§7), the insertion
@@ -28,6 +33,7 @@ export class VoidInsertionService {
     private readonly wallets: WalletService,
     private readonly scores: ScoreModerationService,
     private readonly audit: AuditService,
+    private readonly webhooks: WebhookOutbox,
   ) {}
 
   async void(actorId: string, insertionId: string, body: { reason: string; idempotencyKey: string }, requestId: string | null): Promise<IdempotentResult<VoidAnswer>> {
@@ -38,6 +44,14 @@ export class VoidInsertionService {
         if (!insertion) throw new NotFoundError('No such insertion (test-mode insertions are never stored).');
         if (insertion.voided) return { insertionId: insertion.insertionId, ...insertion.voided, replayed: true };
         const { entryId, balance, voidedAt } = await this.wallets.voidInsertion(insertion, body.reason, actorId);
+        // CONTRACT §21 insertion.voided (its score's score.removed follows from the removal).
+        await this.webhooks.record({
+          developerId: insertion.developerId,
+          type: 'insertion.voided',
+          data: { insertionId: insertion.insertionId, gameId: insertion.gameId, coins: insertion.coins, voidedAt: voidedAt.toISOString() },
+          occurredAt: voidedAt,
+          enrich: { sql: INSERTION_SESSION, values: [insertion.insertionId] },
+        });
         const score = await this.scores.removeScoreOfInsertion(insertion.insertionId);
         await this.audit.record({
           actorId,

@@ -1,13 +1,14 @@
 import type { ComponentChildren } from 'preact';
 import { Layout, Viewer } from '../../http/pages/layout';
 
-type DeveloperSection = 'overview' | 'keys' | 'earnings' | 'payouts' | 'game';
+export type DeveloperSection = 'overview' | 'keys' | 'earnings' | 'payouts' | 'webhooks' | 'game';
 
 const LINKS: { section: DeveloperSection; href: string; label: string }[] = [
   { section: 'overview', href: '/developer', label: 'Overview' },
   { section: 'keys', href: '/developer/keys', label: 'API keys' },
   { section: 'earnings', href: '/developer/earnings', label: 'Earnings' },
   { section: 'payouts', href: '/developer/payouts', label: 'Payouts' },
+  { section: 'webhooks', href: '/developer/webhooks', label: 'Webhooks' },
 ];
 
 /** Every developer-portal page: the layout under "Developer", with the portal's own links. */

@@ -14,3 +14,4 @@ export { GameDto, RejectVersionDto, VersionDto } from './developer-portal.dto';
 export { thumbnailUrlOf } from './game-thumbnail.rules';
 export { THUMBNAIL_UPLOAD_PATH, thumbnailBody } from './game-thumbnail.body';
 export { DeveloperLayout } from './developer-layout';
+export type { DeveloperSection } from './developer-layout';

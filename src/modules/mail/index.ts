@@ -2,5 +2,5 @@
 export { MailModule } from './mail.module';
 export { MailService } from './mail.service';
 export type { OutgoingMail } from './mail.service';
-export { emailChangeConfirmMail, emailChangeNoticeMail, passwordResetMail, twoFactorOffMail, twoFactorOnMail, verificationMail } from './mail-templates';
+export { emailChangeConfirmMail, emailChangeNoticeMail, passwordResetMail, twoFactorOffMail, twoFactorOnMail, verificationMail, webhookDisabledMail } from './mail-templates';
 export type { MailContent } from './mail-templates';

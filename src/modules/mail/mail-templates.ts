@@ -114,3 +114,16 @@ export function twoFactorOffMail(link: string): MailContent {
     after: ['If it was not you, reset your password at once.'],
   });
 }
+
+/** A webhook endpoint whose deliveries all failed for 3 days was disabled (CONTRACT §21); the link opens its delivery log. */
+export function webhookDisabledMail(endpointUrl: string, link: string): MailContent {
+  return render({
+    subject: 'A webhook endpoint was disabled',
+    lead: [
+      `Every delivery to your webhook endpoint ${endpointUrl} failed for 3 days, so it was disabled: nothing more is sent to it.`,
+      'Open its delivery log to see the errors; enable it again once it answers, and its pending deliveries resume:',
+    ],
+    link: { href: link, label: 'Open the delivery log' },
+    after: [],
+  });
+}

@@ -22,6 +22,17 @@ const HEARTBEAT_SQL = `UPDATE play_sessions SET last_seen_at = GREATEST(last_see
 const TOUCH_RIDER = `UPDATE play_sessions SET last_seen_at = GREATEST(last_seen_at, now()) WHERE id = $1::uuid AND {when} RETURNING 1`;
 
 /** Play sessions and their insertions. Non-uuid ids find nothing instead of reaching PostgreSQL. */
+/** What ending a play session did. */
+export interface PlaySessionEnd {
+  endedAt: Date;
+  /** This call ended it (false: it had been ended before). */
+  changed: boolean;
+  testMode: boolean;
+  gameId: string;
+  developerId: string;
+  playerRef: string;
+}
+
 @Injectable()
 export class PlaySessionRepository {
   constructor(private readonly uow: UnitOfWork) {}
@@ -59,14 +70,20 @@ export class PlaySessionRepository {
     return row?.lastSeenAt;
   }
 
-  /** Ends the session (from any state); a repeat keeps the original `ended_at`. */
-  async end(id: string, playerId: string): Promise<Date | undefined> {
+  /**
+   * Ends the session (from any state); a repeat keeps the original `ended_at`. `changed`: this call
+   * ended it (the row is locked, so of two concurrent ends exactly one sees it open).
+   */
+  async end(id: string, playerId: string): Promise<PlaySessionEnd | undefined> {
     if (!isUuid(id)) return undefined;
-    const row = await this.uow.one<{ endedAt: Date }>(
-      `UPDATE play_sessions SET ended_at = COALESCE(ended_at, now()) WHERE id = $1 AND player_id = $2 RETURNING ended_at AS "endedAt"`,
+    return this.uow.one<PlaySessionEnd & Record<string, unknown>>(
+      `WITH old AS (SELECT id, ended_at FROM play_sessions WHERE id = $1 AND player_id = $2 FOR NO KEY UPDATE)
+       UPDATE play_sessions ps SET ended_at = COALESCE(ps.ended_at, now()) FROM old, games g
+        WHERE ps.id = old.id AND g.id = ps.game_id
+        RETURNING ps.ended_at AS "endedAt", old.ended_at IS NULL AS changed, ps.test_mode AS "testMode", ps.game_id AS "gameId",
+                  g.developer_id AS "developerId", ps.player_ref AS "playerRef"`,
       [id, playerId],
     );
-    return row?.endedAt;
   }
 
   async touch(id: string): Promise<void> {

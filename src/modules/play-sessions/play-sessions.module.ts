@@ -6,6 +6,7 @@ import { RateLimitsModule } from '../rate-limits';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { PlaySession } from './play-session.entity';
 import { WalletModule } from '../wallet';
+import { WebhooksModule } from '../webhooks';
 import { DeveloperApiController } from './developer-api.controller';
 import { InsertCoinService } from './insert-coin.service';
 import { PlayActionService } from './play-action.service';
@@ -18,7 +19,7 @@ import { PLAY_SESSIONS } from './play-sessions.declarations';
 
 @Declares(PLAY_SESSIONS)
 @Module({
-  imports: [TypeOrmModule.forFeature([PlaySession]), WalletModule, DeveloperPortalModule, IdempotencyModule, RateLimitsModule, IdentityModule],
+  imports: [TypeOrmModule.forFeature([PlaySession]), WalletModule, DeveloperPortalModule, IdempotencyModule, RateLimitsModule, IdentityModule, WebhooksModule],
   controllers: [PlaySessionsController, DeveloperApiController],
   providers: [PlaySessionRepository, PlayerRefService, PlaySessionsService, PlayActionService, InsertCoinService],
   exports: [PlaySessionsService, PlayActionService, PlayerRefService],

@@ -6,6 +6,8 @@ import { GamesService } from '../developer-portal';
 import { LoginSessionService } from '../identity';
 import type { PlayerContext } from '../../http/account-auth';
 import { WalletService } from '../wallet';
+import { WebhookOutbox } from '../webhooks';
+import { UnitOfWork } from '../../database/unit-of-work';
 import { accessTo, expiresAtOf, PlaySessionStatus, statusOf } from './play-session.rules';
 import { InsertionRecord, PlaySessionRecord, PlaySessionRepository } from './play-session.repository';
 import type { PlaySessionCore } from './play-session.parts';
@@ -51,6 +53,10 @@ export interface InsertionVerification {
   voidedAt: Date | null;
 }
 
+/** session.ended's totalCoins, as the summary counts it: the play session's insertions that were not voided. */
+const SESSION_TOTAL_COINS = `jsonb_build_object('totalCoins', (SELECT coalesce(sum(i.coins), 0)::int FROM insertions i
+  WHERE i.play_session_id = {0}::uuid AND NOT EXISTS (SELECT 1 FROM insertion_voids v WHERE v.insertion_id = i.id)))`;
+
 /**
  * Play sessions (spec §3.1, §4.1–4.4, CONTRACT §6): create, heartbeat, end, the developer's view,
  * and for the other play endpoints (insert-coin, scores, unlocks) `requireActive` + `touch` and
@@ -67,6 +73,8 @@ export class PlaySessionsService {
     private readonly wallets: WalletService,
     private readonly playerRefs: PlayerRefService,
     private readonly loginSessions: LoginSessionService,
+    private readonly uow: UnitOfWork,
+    private readonly webhooks: WebhookOutbox,
   ) {
     this.idleTimeoutSeconds = config.sessionIdleTimeoutSeconds;
   }
@@ -134,10 +142,26 @@ export class PlaySessionsService {
     return { sessionId, lastSeenAt, expiresAt: new Date(lastSeenAt.getTime() + this.idleTimeoutSeconds * 1000) };
   }
 
-  async end(playerId: string, sessionId: string): Promise<{ sessionId: string; endedAt: Date }> {
-    const endedAt = await this.sessions.end(sessionId, playerId);
-    if (!endedAt) throw new SessionNotFoundError();
-    return { sessionId, endedAt };
+  /**
+   * Ends the play session (an idle one included, §16.2); the call that ends it records
+   * `session.ended` (CONTRACT §21) in the same transaction, never for test mode or a repeat.
+   */
+  end(playerId: string, sessionId: string): Promise<{ sessionId: string; endedAt: Date }> {
+    return this.uow.run(async () => {
+      const ended = await this.sessions.end(sessionId, playerId);
+      if (!ended) throw new SessionNotFoundError();
+      if (ended.changed && !ended.testMode) {
+        await this.webhooks.record({
+          developerId: ended.developerId,
+          type: 'session.ended',
+          data: { sessionId, gameId: ended.gameId, playerRef: ended.playerRef, endedAt: ended.endedAt.toISOString() },
+          occurredAt: ended.endedAt,
+          // The summary's totalCoins (§19.1): the play session's insertions not voided.
+          enrich: { sql: SESSION_TOTAL_COINS, values: [sessionId] },
+        });
+      }
+      return { sessionId, endedAt: ended.endedAt };
+    });
   }
 
   /**

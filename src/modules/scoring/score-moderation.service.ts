@@ -3,6 +3,7 @@ import { UnitOfWork } from '../../database/unit-of-work';
 import { NotFoundError } from '../../errors/app-error';
 import { decodeCursor, pageOf } from '../../http/keyset-cursor';
 import { AuditActor, AuditService } from '../audit';
+import { WebhookOutbox } from '../webhooks';
 import { GamesService } from '../developer-portal';
 import { weekStartOf } from './leaderboard.rules';
 import { LeaderboardService, Period } from './leaderboard.service';
@@ -26,6 +27,7 @@ export class ScoreModerationService {
     private readonly leaderboard: LeaderboardService,
     private readonly games: GamesService,
     private readonly audit: AuditService,
+    private readonly webhooks: WebhookOutbox,
   ) {}
 
   /** A game's saved scores for the admin console, best first, removed ones included (CONTRACT §18). */
@@ -62,9 +64,23 @@ export class ScoreModerationService {
     return this.removeWhere({ insertionId });
   }
 
+  /** The first removal also records `score.removed` (CONTRACT §21) in the caller's transaction; a repeat records nothing. */
   private async removeWhere(by: { scoreId: string } | { insertionId: string }): Promise<RemovedScore | undefined> {
-    const removed = await this.scores.remove(by);
-    if (removed?.changed) this.uow.afterCommit(() => this.leaderboard.invalidate(removed.gameId));
+    this.uow.requireTransaction();
+    const row = await this.scores.remove(by);
+    if (!row) return undefined;
+    const { developerId, ...removed } = row;
+    if (removed.changed) {
+      this.uow.afterCommit(() => this.leaderboard.invalidate(removed.gameId));
+      if (developerId) {
+        await this.webhooks.record({
+          developerId,
+          type: 'score.removed',
+          data: { scoreId: removed.scoreId, gameId: removed.gameId, removedAt: removed.removedAt.toISOString() },
+          occurredAt: removed.removedAt,
+        });
+      }
+    }
     return removed;
   }
 }

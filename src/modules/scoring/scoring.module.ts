@@ -2,6 +2,7 @@ import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/c
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Score } from './score.entity';
 import { AuditModule } from '../audit';
+import { WebhooksModule } from '../webhooks';
 import { DeveloperPortalModule } from '../developer-portal';
 import { IdempotencyModule } from '../idempotency';
 import { IdentityModule } from '../identity';
@@ -22,7 +23,7 @@ import { SCORING } from './scoring.declarations';
 /** Scores (player and trusted), high-score initials and the public leaderboards. */
 @Declares(SCORING)
 @Module({
-  imports: [TypeOrmModule.forFeature([Score]), PlaySessionsModule, DeveloperPortalModule, IdentityModule, IdempotencyModule, RateLimitsModule, AuditModule],
+  imports: [TypeOrmModule.forFeature([Score]), PlaySessionsModule, DeveloperPortalModule, IdentityModule, IdempotencyModule, RateLimitsModule, AuditModule, WebhooksModule],
   controllers: [ScoringController, MyScoresController, LeaderboardController, MyBestController, TrustedScoreController],
   providers: [ScoringRepository, SubmitScoreService, ScoreInitialsService, LeaderboardService, ScoreModerationService],
   exports: [LeaderboardService, ScoreModerationService],

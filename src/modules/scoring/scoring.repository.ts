@@ -159,6 +159,9 @@ export interface RemovedScore {
   changed: boolean;
 }
 
+/** What `remove` answers: the removal, and the game's developer when this call removed it (the webhook event's recipient). */
+export type RemovedScoreRow = RemovedScore & { developerId?: string };
+
 /**
  * Scores and the boards read from them. Both boards are served by partial indexes on scores
  * with initials that were not removed: (game_id, score DESC, achieved_at, id) and the same behind
@@ -274,14 +277,15 @@ export class ScoringRepository {
    * changes nothing and reports the first time. A concurrent removal waits for this one's row lock
    * and then finds it removed. Undefined for an unknown score.
    */
-  async remove(by: { scoreId: string } | { insertionId: string }): Promise<RemovedScore | undefined> {
+  async remove(by: { scoreId: string } | { insertionId: string }): Promise<RemovedScoreRow | undefined> {
     const [column, id] = 'scoreId' in by ? ['id', by.scoreId] : ['insertion_id', by.insertionId];
     if (!isUuid(id)) return undefined;
-    const changed = await this.uow.one<{ id: string; game_id: string; removed_at: Date }>(
-      `UPDATE scores SET removed_at = now() WHERE ${column} = $1 AND removed_at IS NULL RETURNING id, game_id, removed_at`,
+    const changed = await this.uow.one<{ id: string; game_id: string; removed_at: Date; developer_id: string }>(
+      `UPDATE scores s SET removed_at = now() FROM games g WHERE s.${column} = $1 AND s.removed_at IS NULL AND g.id = s.game_id
+       RETURNING s.id, s.game_id, s.removed_at, g.developer_id`,
       [id],
     );
-    if (changed) return { scoreId: changed.id, gameId: changed.game_id, removedAt: changed.removed_at, changed: true };
+    if (changed) return { scoreId: changed.id, gameId: changed.game_id, removedAt: changed.removed_at, changed: true, developerId: changed.developer_id };
     const row = await this.uow.one<{ id: string; game_id: string; removed_at: Date | null }>(
       `SELECT id, game_id, removed_at FROM scores WHERE ${column} = $1`,
       [id],

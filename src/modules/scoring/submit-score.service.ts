@@ -9,6 +9,7 @@ import { claimedRead, IdempotencyService } from '../idempotency';
 import type { KeptLoginPlayer } from '../../http/account-auth';
 import { PlayActionService, PlaySessionRecord } from '../play-sessions';
 import { LimitHit, RateLimiter } from '../rate-limits';
+import { WebhookOutbox } from '../webhooks';
 import { BoardEntry, initialsOutcome, placeOnBoard } from './leaderboard.rules';
 import { LeaderboardService } from './leaderboard.service';
 import { CoinRequiredError, InsertionAlreadyScoredError, InsertionVoidedError, ScoreOutOfRangeError } from './scoring.errors';
@@ -35,8 +36,13 @@ export interface ScoreInput {
   idempotencyKey: string;
 }
 
+/** score.created's player ref and time, read only when the event is written: achieved_at is the transaction's now(). */
+const SCORE_CREATED_ENRICH = `jsonb_build_object('playerRef', (SELECT player_ref FROM play_sessions WHERE id = {0}::uuid), 'achievedAt', webhook_time(now()))`;
+
 interface Target {
   gameId: string;
+  /** The game's developer (the webhook event's recipient). */
+  developerId: string;
   insertionId: string;
   playSessionId: string;
   playerId: string;
@@ -73,6 +79,7 @@ export class SubmitScoreService {
     private readonly rateLimits: RateLimiter,
     private readonly scores: ScoringRepository,
     private readonly leaderboard: LeaderboardService,
+    private readonly webhooks: WebhookOutbox,
   ) {}
 
   submitPlayerScore(player: KeptLoginPlayer, playSessionId: string, input: ScoreInput): Promise<ScoreResult> {
@@ -93,6 +100,7 @@ export class SubmitScoreService {
         return this.save(
           {
             gameId: session.gameId,
+            developerId: session.developerId,
             insertionId: session.insertionId,
             playSessionId: session.id,
             playerId,
@@ -132,6 +140,7 @@ export class SubmitScoreService {
         return this.save(
           {
             gameId: insertion.gameId,
+            developerId: apiKey.developerId,
             insertionId: insertion.id,
             playSessionId: insertion.playSessionId,
             playerId: insertion.playerId,
@@ -168,7 +177,17 @@ export class SubmitScoreService {
     const answer: ScoreResult = { scoreId: id, saved: true, testMode: false, replayed: false, ...placement, ...outcome };
     const saved = await this.scores.insert(
       { id, gameId: target.gameId, insertionId: target.insertionId, playSessionId: target.playSessionId, playerId: target.playerId, score: digits, source: target.source, initials: target.preferredInitials, needsInitials: outcome.needsInitials },
-      [...riders, storeAnswer(answer)],
+      [
+        ...riders,
+        storeAnswer(answer),
+        // CONTRACT §21 score.created, with the score, only for a developer with a subscribed endpoint.
+        this.webhooks.rider({
+          developerId: target.developerId,
+          type: 'score.created',
+          data: { scoreId: id, gameId: target.gameId, sessionId: target.playSessionId, insertionId: target.insertionId, score: digits, source: target.source },
+          enrich: { sql: SCORE_CREATED_ENRICH, values: [target.playSessionId] },
+        }),
+      ],
     );
     // A concurrent submission on the same insertion committed first (scores_insertion_key).
     if (!saved) throw new InsertionAlreadyScoredError();

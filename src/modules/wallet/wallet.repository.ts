@@ -285,18 +285,18 @@ export class WalletRepository {
    * developer ledger, moving the developer's head: both chains' hashes too), and moves the play
    * session's lastSeenAt (CONTRACT §6) — all or nothing, one round trip that also locks the wallet.
    * Returns null when the balance does not cover it or the wallet is frozen (CONTRACT §19: the
-   * freeze costs no round trip of its own), nothing written, the wallet not locked. A `rider` (the
-   * idempotency key's answer) writes only when the debit did; its `{result}` is `{ balance }`, the
-   * balance after the debit.
+   * freeze costs no round trip of its own), nothing written, the wallet not locked. `riders` (the
+   * idempotency key's answer, the webhook event) write only when the debit did; their `{result}` is
+   * `{ balance }`, the balance after the debit.
    */
-  async payForInsertion(p: InsertionPayment, rider?: RidingWrite): Promise<{ balanceAfter: number } | null> {
+  async payForInsertion(p: InsertionPayment, riders: readonly RidingWrite[] = []): Promise<{ balanceAfter: number } | null> {
     this.uow.requireTransaction();
     const values = ledgerAppendValues({ walletId: p.walletId, kind: 'debit', delta: -p.coins });
     values.push(p.insertionId, p.playSessionId, p.gameId, p.playerId, p.developerId, p.grossMills, p.earnedMills);
-    const text = rider
-      ? withRiders(PAY_FOR_INSERTION_HEAD, values.length, [rider], 'EXISTS (SELECT 1 FROM debit)', "jsonb_build_object('balance', (SELECT balance_after FROM debit))", PAY_FOR_INSERTION_TAIL)
+    const text = riders.length
+      ? withRiders(PAY_FOR_INSERTION_HEAD, values.length, riders, 'EXISTS (SELECT 1 FROM debit)', "jsonb_build_object('balance', (SELECT balance_after FROM debit))", PAY_FOR_INSERTION_TAIL)
       : PAY_FOR_INSERTION;
-    const row = await this.uow.one<{ balance_after: string | null }>(text, rider ? riderValues(values, [rider]) : values);
+    const row = await this.uow.one<{ balance_after: string | null }>(text, riders.length ? riderValues(values, riders) : values);
     if (row!.balance_after === null) return null;
     return { balanceAfter: Number(row!.balance_after) };
   }

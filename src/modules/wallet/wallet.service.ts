@@ -123,9 +123,9 @@ export class WalletService {
    * 403 WALLET_FROZEN when a dispute froze the wallet, else 402 INSUFFICIENT_COINS when the balance
    * does not cover it; the caller's transaction then rolls back.
    */
-  /** `rider`: a write that lands with the payment (the key's answer; its `{result}` is `{ balance }`). */
-  async payForInsertion(purchase: InsertionPurchase, rider?: RidingWrite): Promise<{ balance: number }> {
-    const paid = await this.wallets.payForInsertion({ ...purchase, ...earningFor(purchase.coins) }, rider);
+  /** `riders`: writes that land with the payment (the key's answer, the webhook event; their `{result}` is `{ balance }`). */
+  async payForInsertion(purchase: InsertionPurchase, ...riders: RidingWrite[]): Promise<{ balance: number }> {
+    const paid = await this.wallets.payForInsertion({ ...purchase, ...earningFor(purchase.coins) }, riders);
     if (!paid) {
       // Refused: frozen, or the balance as it is now (a fresh statement sees what a concurrent debit committed).
       const { balance, frozenAt } = await this.wallets.state(purchase.walletId);

@@ -40,7 +40,8 @@ function isField(element: Element): element is Field {
 }
 
 /**
- * The JSON body of a form: numbers for number fields, booleans for checkboxes, the checked radio,
+ * The JSON body of a form: numbers for number fields, booleans for checkboxes (an array of the
+ * checked values for `data-array` ones), the checked radio, a `data-json` hidden field's JSON value,
  * strings otherwise; an empty number field or an empty `data-optional` field is left out, and so is
  * a `data-path` field (it goes into the path: see `formAction`). Undefined when the form has no
  * fields (an action such as "Retire").
@@ -51,8 +52,14 @@ export function formBody(form: HTMLFormElement): Record<string, unknown> | undef
     if (!isField(element) || !element.name || element.disabled || element.hasAttribute('data-path')) continue;
     if (element instanceof HTMLInputElement && element.type === 'radio') {
       if (element.checked) body[element.name] = element.value;
+    } else if (element instanceof HTMLInputElement && element.type === 'checkbox' && element.hasAttribute('data-array')) {
+      // A group of checkboxes sharing a name: the array of the checked ones' values (webhook event types).
+      const list = (Array.isArray(body[element.name]) ? body[element.name] : (body[element.name] = [])) as string[];
+      if (element.checked) list.push(element.value);
     } else if (element instanceof HTMLInputElement && element.type === 'checkbox') {
       body[element.name] = element.checked;
+    } else if (element instanceof HTMLInputElement && element.type === 'hidden' && element.hasAttribute('data-json')) {
+      body[element.name] = JSON.parse(element.value) as unknown;
     } else if (element instanceof HTMLInputElement && element.type === 'number') {
       if (element.value.trim() !== '') body[element.name] = Number(element.value);
     } else if (!(element.value === '' && element.hasAttribute('data-optional'))) {
