@@ -23,6 +23,7 @@ import { ChainLedgerEntries1796890000000 } from './1796890000000-chain-ledger-en
 import { AddDeveloperLedger1796900000000 } from './1796900000000-add-developer-ledger';
 import { AddPayouts1796910000000 } from './1796910000000-add-payouts';
 import { AddWebhooks1797000000000 } from './1797000000000-add-webhooks';
+import { AddJobRunners1797010000000 } from './1797010000000-add-job-runners';
 
 /** Every migration, in order. Listed here (not globbed) so source and compiled builds agree. */
 export const MIGRATIONS = [
@@ -51,4 +52,5 @@ export const MIGRATIONS = [
   AddDeveloperLedger1796900000000,
   AddPayouts1796910000000,
   AddWebhooks1797000000000,
+  AddJobRunners1797010000000,
 ];

@@ -93,6 +93,11 @@ export interface WebhooksConfig {
   /** WEBHOOK_CONCURRENCY: attempts one instance makes at once (default 16); WEBHOOK_ENDPOINT_CONCURRENCY per endpoint (default 4). */
   concurrency: number;
   endpointConcurrency: number;
+  /**
+   * JOB_RUNNER_DEAD_AFTER_SECONDS (default 30, 2 to 3600): an instance whose job runner has not
+   * been seen for this long is dead; a survivor force-unlocks the jobs it held (docs/webhooks.md).
+   */
+  runnerDeadAfterSeconds: number;
 }
 
 /** CONTRACT §21: about 5 s, 30 s, 2 min, 10 min, 1 h, 6 h, then every 12 h. */
@@ -402,6 +407,7 @@ export function loadConfig(env: Env = process.env): Config {
       retrySchedule: Object.freeze(webhookRetrySchedule(env)),
       concurrency: int(env, 'WEBHOOK_CONCURRENCY', 16, 1, 200),
       endpointConcurrency: int(env, 'WEBHOOK_ENDPOINT_CONCURRENCY', 4, 1, 50),
+      runnerDeadAfterSeconds: int(env, 'JOB_RUNNER_DEAD_AFTER_SECONDS', 30, 2, 3600),
     }),
   };
   if (config.databaseOwnerUrl !== undefined && config.databaseUrl === undefined) {

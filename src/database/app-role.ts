@@ -21,9 +21,10 @@ const LOCKED_APPEND_ONLY_TABLES: Record<string, string> = { insertions: 'id' };
 /**
  * The only tables the application deletes from: what the retention job purges (src/modules/retention),
  * an idempotency claim given up, a password-reset link a newer one voids, a game's thumbnail its developer removed (CONTRACT §17.2),
- * and the recovery codes two-factor replaces or turns off (CONTRACT §20), and e-mail-change links a newer one voids (CONTRACT §20).
+ * and the recovery codes two-factor replaces or turns off (CONTRACT §20), and e-mail-change links a newer one voids (CONTRACT §20),
+ * and the job queue's runners: an instance's own row at a clean stop, a dead instance's when a survivor reaps it (docs/webhooks.md).
  */
-const DELETABLE_TABLES = ['idempotency_keys', 'login_sessions', 'email_verification_tokens', 'password_reset_tokens', 'game_thumbnails', 'login_challenges', 'two_factor_recovery_codes', 'email_change_tokens'];
+const DELETABLE_TABLES = ['idempotency_keys', 'login_sessions', 'email_verification_tokens', 'password_reset_tokens', 'game_thumbnails', 'login_challenges', 'two_factor_recovery_codes', 'email_change_tokens', 'job_runners'];
 
 interface Queryable {
   query(sql: string, parameters?: unknown[]): Promise<unknown>;

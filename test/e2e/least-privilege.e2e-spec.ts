@@ -110,8 +110,9 @@ describe('least privilege: the service connects as an application role', () => {
         "SELECT relname FROM pg_class WHERE relnamespace = 'public'::regnamespace AND relkind = 'r' AND has_table_privilege(oid, 'DELETE') ORDER BY relname",
       );
       // src/modules/retention: expired idempotency keys, ended login sessions, used or expired verification tokens;
-      // and a game's thumbnail, which its developer may remove (CONTRACT §17.2).
-      expect(rows.map((r) => r.relname)).toEqual(['email_change_tokens', 'email_verification_tokens', 'game_thumbnails', 'idempotency_keys', 'login_challenges', 'login_sessions', 'password_reset_tokens', 'two_factor_recovery_codes']);
+      // and a game's thumbnail, which its developer may remove (CONTRACT §17.2); the job queue's runners (an instance's own
+      // row at a clean stop, a dead instance's when a survivor reaps it: docs/webhooks.md).
+      expect(rows.map((r) => r.relname)).toEqual(['email_change_tokens', 'email_verification_tokens', 'game_thumbnails', 'idempotency_keys', 'job_runners', 'login_challenges', 'login_sessions', 'password_reset_tokens', 'two_factor_recovery_codes']);
     });
 
     it('earnings and insertions refuse UPDATE and DELETE: to the app role by privilege, to the owner by a trigger', async () => {

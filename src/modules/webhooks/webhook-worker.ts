@@ -1,11 +1,14 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { Logger as WorkerLogger, run, Runner, Task } from 'graphile-worker';
-import { Pool } from 'pg';
+import { EventEmitter } from 'node:events';
+import { randomUUID } from 'node:crypto';
+import { Logger as WorkerLogger, run, Runner, Task, WorkerEvents } from 'graphile-worker';
+import { Pool, PoolClient } from 'pg';
 import { CONFIG, Config } from '../../config';
 import { MailService, webhookDisabledMail } from '../mail';
 import { WebhookSender } from './webhook-sender';
 import { nextAttemptAt, WEBHOOK_GIVE_UP_MS } from './webhook.rules';
 import { AttemptRow, WebhooksRepository } from './webhooks.repository';
+import { JobRunnersRepository } from './job-runners.repository';
 
 interface DeliveryJob {
   deliveryId: string;
@@ -13,12 +16,6 @@ interface DeliveryJob {
   manual?: boolean;
 }
 
-/**
- * Seconds after an attempt starts at which its job comes back if the attempt never records its
- * outcome (the instance died mid-attempt: kill -9, a lost machine). Longer than the attempt's 10 s
- * budget; graphile-worker alone would wait for its 4-hour lock timeout.
- */
-const GUARD_SECONDS = 60;
 /** A job for an endpoint already at its in-flight limit here comes back after 1–2 s, without an attempt. */
 const BUSY_DELAY_SECONDS = () => 1 + Math.random();
 
@@ -26,16 +23,22 @@ const BUSY_DELAY_SECONDS = () => 1 + Math.random();
  * The delivering side of the outbox (CONTRACT §21): graphile-worker jobs, one per due attempt,
  * taken by whichever instance gets them first (each job by one instance). A job:
  *
- * 1. claims its delivery in one statement (the delivery's row locked while it runs, so two jobs of
- *    one delivery claim one after the other) that also re-adds its own job `GUARD_SECONDS` later
- *    (the same job key: graphile-worker keeps one pending job per delivery). If this instance dies
- *    during the attempt, that job brings the delivery back: at least once, across kill -9.
+ * 1. claims its delivery in one statement (skipped when it is no longer due);
  * 2. makes the attempt outside any transaction (WebhookSender: 10 s, no redirects, SSRF guard);
  * 3. records it in one statement: succeeded (its job removed), or failed with the next attempt's
  *    job (WEBHOOK_RETRY_SCHEDULE; none after 3 days: `failed`, and the endpoint disabled and its
  *    developer mailed if nothing of it succeeded for 3 days).
  *
  * With graphile-worker's own fetch and completion, four statements per attempt.
+ *
+ * At least once through kill -9: from graphile-worker's fetch to its completion the job stays
+ * locked by this instance's pool id, which this instance keeps in its `job_runners` row (written
+ * before the pool fetches anything, refreshed every few seconds). When the row goes unrefreshed
+ * for JOB_RUNNER_DEAD_AFTER_SECONDS, a survivor deletes it and force-unlocks the jobs in one
+ * statement (job-runners.repository.ts), and they run again there. The record and a postponement
+ * only write while the row is there (RUNNER_FENCE): an instance reaped while still alive (frozen)
+ * throws instead, so graphile-worker's completion never deletes a job that another instance has
+ * since taken over.
  *
  * A dead endpoint delays nobody: each instance makes at most WEBHOOK_ENDPOINT_CONCURRENCY attempts
  * to one endpoint at a time (a job over it comes back a second later), out of WEBHOOK_CONCURRENCY.
@@ -46,10 +49,18 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy {
   private runner: Runner | undefined;
   private pool: Pool | undefined;
   private readonly inFlight = new Map<string, number>();
+  /** This instance's row in job_runners, and the graphile-worker pool ids its jobs are locked with. */
+  private readonly runnerId = randomUUID();
+  private readonly workerIds: string[] = [];
+  private registration: Promise<void> | undefined;
+  private heartbeatTimer: NodeJS.Timeout | undefined;
+  private everRegistered = false;
+  private stopping = false;
 
   constructor(
     @Inject(CONFIG) private readonly config: Config,
     private readonly deliveries: WebhooksRepository,
+    private readonly runners: JobRunnersRepository,
     private readonly sender: WebhookSender,
     private readonly mail: MailService,
   ) {}
@@ -59,10 +70,18 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy {
     this.pool = new Pool({ connectionString: this.config.databaseUrl, max: 4, application_name: 'arcade-coin-service:webhooks' });
     this.pool.on('error', (error) => this.logger.warn({ err: error }, 'Job queue connection lost; it is replaced'));
     this.pool.on('connect', (client) => client.on('error', (error) => this.logger.warn({ err: error }, 'Job queue connection failed')));
+    this.gateConnections(this.pool);
+    const events: WorkerEvents = new EventEmitter();
+    // Emitted before the pool's workers start; the gate holds their first fetch until the row names the pool.
+    events.on('pool:create', ({ workerPool }) => {
+      this.workerIds.push(workerPool.id);
+      this.registration = undefined;
+    });
     this.runner = await run({
       pgPool: this.pool,
       concurrency,
       noHandleSignals: true,
+      events,
       // The schema is installed by the owner at start-up (src/database/job-queue.ts).
       logger: new WorkerLogger((scope) => (level, message) => {
         // LogLevel is a const enum of strings ("error", "warning", ...): compared as the strings it is.
@@ -77,20 +96,65 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   async onModuleDestroy(): Promise<void> {
-    await this.runner?.stop().catch((error: unknown) => this.logger.warn({ err: error }, 'The job queue did not stop cleanly'));
+    this.stopping = true;
+    clearTimeout(this.heartbeatTimer);
+    const stopped = await this.runner?.stop().then(
+      () => true,
+      (error: unknown) => this.logger.warn({ err: error }, 'The job queue did not stop cleanly'),
+    );
+    // Stopped: its pool runs nothing more, so its row goes and anything it still held is unlocked now.
+    // Not stopped: the row stays, goes stale, and a survivor reaps it.
+    if (stopped && this.registration) await this.runners.leave(this.runnerId).catch((error: unknown) => this.logger.warn({ err: error }, 'The job runner row was not removed; a survivor reaps it'));
     this.runner = undefined;
     await this.pool?.end().catch(() => undefined);
     this.pool = undefined;
   }
 
+  /**
+   * graphile-worker locks jobs through connections of this pool; each of them (the LISTEN one
+   * aside, it locks nothing) waits until this instance's job_runners row names every pool id
+   * seen so far, so a kill -9 can never leave a job locked by a pool nobody knows of.
+   */
+  private gateConnections(pool: Pool): void {
+    const connect = pool.connect.bind(pool) as (callback?: (...args: unknown[]) => void) => Promise<PoolClient> | undefined;
+    const gated = (callback?: (...args: unknown[]) => void) => (callback ? connect(callback) : this.registered().then(() => connect() as Promise<PoolClient>));
+    pool.connect = gated as Pool['connect'];
+  }
+
+  /** The first heartbeat for the current pool ids (retried by the next connection if it failed); then every few seconds. */
+  private registered(): Promise<void> {
+    if (this.workerIds.length === 0) return Promise.resolve();
+    this.registration ??= this.beat().catch((error: unknown) => {
+      this.registration = undefined;
+      throw error;
+    });
+    return this.registration;
+  }
+
+  /** One heartbeat (job-runners.repository.ts), then the next one scheduled: a quarter of the dead-after time, at most 5 s. */
+  private async beat(): Promise<void> {
+    clearTimeout(this.heartbeatTimer);
+    try {
+      const { inserted, reaped } = await this.runners.heartbeat(this.runnerId, this.workerIds, this.config.webhooks.runnerDeadAfterSeconds);
+      if (inserted && this.everRegistered) this.logger.error({ runnerId: this.runnerId }, 'This instance was taken for dead (not seen for JOB_RUNNER_DEAD_AFTER_SECONDS) and its jobs unlocked; registered again');
+      if (reaped > 0) this.logger.warn({ reaped }, 'Job runners not seen for JOB_RUNNER_DEAD_AFTER_SECONDS were removed and their jobs unlocked');
+      this.everRegistered = true;
+    } finally {
+      if (!this.stopping) {
+        const everyMs = Math.min(5000, (this.config.webhooks.runnerDeadAfterSeconds * 1000) / 4);
+        this.heartbeatTimer = setTimeout(() => void this.beat().catch((error: unknown) => this.logger.warn({ err: error }, 'Job runner heartbeat failed')), everyMs).unref();
+      }
+    }
+  }
+
   /** One job: claim, attempt, record (see the class comment). */
   async attempt(job: DeliveryJob): Promise<void> {
     const manual = job.manual === true;
-    const claimed = await this.deliveries.claim(job.deliveryId, manual, GUARD_SECONDS);
+    const claimed = await this.deliveries.claim(job.deliveryId, manual);
     if (!claimed) return;
     if ((this.inFlight.get(claimed.endpointId) ?? 0) >= this.config.webhooks.endpointConcurrency) {
-      // The endpoint is busy here: back in a second or two, no attempt (the guard job is replaced).
-      await this.deliveries.postpone(claimed.deliveryId, manual, BUSY_DELAY_SECONDS());
+      // The endpoint is busy here: back in a second or two, no attempt.
+      if (!(await this.deliveries.postpone(this.runnerId, claimed.deliveryId, manual, BUSY_DELAY_SECONDS()))) throw reapedError();
       return;
     }
 
@@ -112,6 +176,7 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy {
     const finishedBefore = claimed.status !== 'pending';
     const next = outcome.ok || finishedBefore ? null : nextAttemptAt(this.config.webhooks.retrySchedule, claimed.attempts + 1, claimed.createdAt, new Date());
     const status = await this.deliveries.recordAttempt({
+      runnerId: this.runnerId,
       deliveryId: claimed.deliveryId,
       endpointId: claimed.endpointId,
       ok: outcome.ok,
@@ -120,6 +185,8 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy {
       nextAttemptAt: next,
       finishedBefore,
     });
+    // Reaped: the job may run elsewhere already; failing it (graphile-worker's failure only touches a job this pool still locks) leaves it alone.
+    if (status === 'reaped') throw reapedError();
     if (status === 'failed' && !finishedBefore) await this.disableIfAllFailed(claimed.endpointId);
   }
 
@@ -140,3 +207,6 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy {
   }
 }
 
+function reapedError(): Error {
+  return new Error('This instance was taken for dead and its jobs unlocked: the attempt is not recorded here (another instance makes it again)');
+}

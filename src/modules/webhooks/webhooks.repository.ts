@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { cursorTimestamp } from '../../http/keyset-cursor';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { isUuid } from '../../database/uuid';
+import { RUNNER_FENCE } from './job-runners.repository';
 import type { WebhookEventType } from './webhook.rules';
 
 export interface EndpointRow {
@@ -178,47 +179,41 @@ export class WebhooksRepository {
 
   /**
    * Claims a due attempt in one statement: the delivery with its event and endpoint (its row locked
-   * while the statement runs, so two jobs of one delivery claim one after the other), and, when it
-   * is due (a pending delivery of a live endpoint that is enabled, or a ping; `manual`: whatever its
-   * status), its own job re-added `guardSeconds` later under the same key: the guard that brings
-   * it back if this instance dies during the attempt. Undefined when there is nothing to attempt.
+   * while the statement runs, so two jobs of one delivery claim one after the other), when it is
+   * due: a pending delivery of a live endpoint that is enabled, or a ping; `manual`: whatever its
+   * status. Undefined when there is nothing to attempt. It writes nothing: until the attempt is
+   * recorded, the job stays locked by this instance's pool, and if this instance dies a survivor
+   * unlocks it (job-runners.repository.ts), so the attempt is made again.
    */
-  async claim(deliveryId: string, manual: boolean, guardSeconds: number): Promise<AttemptRow | undefined> {
+  async claim(deliveryId: string, manual: boolean): Promise<AttemptRow | undefined> {
     if (!isUuid(deliveryId)) return undefined;
     return this.uow.one<AttemptRow & Record<string, unknown>>(
-      `WITH d AS (
-         SELECT d.id AS "deliveryId", d.status, d.attempts, d.created_at AS "createdAt", d.next_attempt_at AS "nextAttemptAt",
-                ev.id AS "eventId", ev.type, ev.occurred_at AS "occurredAt", ev.data,
-                e.id AS "endpointId", e.developer_id AS "developerId", e.url, e.enabled, e.deleted_at IS NOT NULL AS deleted, e.secret,
-                CASE WHEN e.previous_secret_expires_at > now() THEN e.previous_secret END AS "previousSecret", now() AS now
-           FROM webhook_deliveries d JOIN webhook_events ev ON ev.id = d.event_id JOIN webhook_endpoints e ON e.id = d.endpoint_id
-          WHERE d.id = $1 FOR NO KEY UPDATE OF d
-       ), due AS (
-         SELECT * FROM d WHERE NOT deleted AND ($2::boolean OR (status = 'pending' AND (enabled OR type = 'ping')))
-       ), guard AS (
-         SELECT graphile_worker.add_job('webhook_delivery', json_build_object('deliveryId', $1::text, 'manual', $2::boolean),
-                  run_at => now() + make_interval(secs => $3), job_key => 'webhook_delivery:' || $1, max_attempts => 25) AS job
-           FROM due
-       )
-       SELECT due.* FROM due WHERE (SELECT count(*) FROM guard) = 1`,
-      [deliveryId, manual, guardSeconds],
+      `SELECT d.id AS "deliveryId", d.status, d.attempts, d.created_at AS "createdAt", d.next_attempt_at AS "nextAttemptAt",
+              ev.id AS "eventId", ev.type, ev.occurred_at AS "occurredAt", ev.data,
+              e.id AS "endpointId", e.developer_id AS "developerId", e.url, e.enabled, e.deleted_at IS NOT NULL AS deleted, e.secret,
+              CASE WHEN e.previous_secret_expires_at > now() THEN e.previous_secret END AS "previousSecret", now() AS now
+         FROM webhook_deliveries d JOIN webhook_events ev ON ev.id = d.event_id JOIN webhook_endpoints e ON e.id = d.endpoint_id
+        WHERE d.id = $1 AND e.deleted_at IS NULL AND ($2::boolean OR (d.status = 'pending' AND (e.enabled OR ev.type = 'ping')))
+          FOR NO KEY UPDATE OF d`,
+      [deliveryId, manual],
     );
   }
 
   /**
    * Records an attempt in one statement: succeeded, or failed with the next attempt's job (null:
    * gave up, `failed`); a finished delivery's job is removed. A failed retry of a delivery that had
-   * finished keeps its status (only a success changes it). Answers the delivery's status after.
+   * finished keeps its status (only a success changes it). Answers the delivery's status after, or
+   * `reaped` (nothing written) when this instance's runner row is gone (RUNNER_FENCE).
    */
-  async recordAttempt(a: { deliveryId: string; endpointId: string; ok: boolean; statusCode: number | null; error: string | null; nextAttemptAt: Date | null; finishedBefore: boolean }): Promise<'succeeded' | 'pending' | 'failed'> {
-    const row = await this.uow.one<{ status: 'succeeded' | 'pending' | 'failed' }>(
-      `WITH updated AS (
+  async recordAttempt(a: { runnerId: string; deliveryId: string; endpointId: string; ok: boolean; statusCode: number | null; error: string | null; nextAttemptAt: Date | null; finishedBefore: boolean }): Promise<'succeeded' | 'pending' | 'failed' | 'reaped'> {
+    const row = await this.uow.one<{ status: 'succeeded' | 'pending' | 'failed' | null }>(
+      `WITH ${RUNNER_FENCE('$8')}, updated AS (
          UPDATE webhook_deliveries SET attempts = attempts + 1, last_attempt_at = now(), last_status_code = $2, last_error = $3,
                 status = CASE WHEN $4 THEN 'succeeded' WHEN $6 THEN status WHEN $5::timestamptz IS NULL THEN 'failed' ELSE 'pending' END,
                 next_attempt_at = CASE WHEN $4 OR $6 THEN NULL ELSE $5::timestamptz END
-          WHERE id = $1 RETURNING status
+          WHERE id = $1 AND EXISTS (SELECT 1 FROM runner) RETURNING status
        ), success AS (
-         UPDATE webhook_endpoints SET last_success_at = now() WHERE id = $7 AND $4 RETURNING id
+         UPDATE webhook_endpoints SET last_success_at = now() WHERE id = $7 AND $4 AND EXISTS (SELECT 1 FROM runner) RETURNING id
        ), next_job AS (
          SELECT graphile_worker.add_job('webhook_delivery', json_build_object('deliveryId', $1::text), run_at => $5::timestamptz,
                   job_key => 'webhook_delivery:' || $1, max_attempts => 25) AS job
@@ -226,19 +221,23 @@ export class WebhooksRepository {
        ), removed AS (
          SELECT graphile_worker.remove_job('webhook_delivery:' || $1) AS job FROM updated WHERE status <> 'pending'
        )
-       SELECT status, (SELECT count(*) FROM next_job) + (SELECT count(*) FROM removed) + (SELECT count(*) FROM success) AS touched FROM updated`,
-      [a.deliveryId, a.statusCode, a.error, a.ok, a.nextAttemptAt, a.finishedBefore, a.endpointId],
+       SELECT (SELECT status FROM updated) AS status,
+              (SELECT count(*) FROM next_job) + (SELECT count(*) FROM removed) + (SELECT count(*) FROM success) AS touched`,
+      [a.deliveryId, a.statusCode, a.error, a.ok, a.nextAttemptAt, a.finishedBefore, a.endpointId, a.runnerId],
     );
-    return row!.status;
+    return row!.status ?? 'reaped';
   }
 
-  /** Puts the job back for a little later without an attempt (the endpoint is busy in this instance). */
-  async postpone(deliveryId: string, manual: boolean, seconds: number): Promise<void> {
-    await this.uow.query(
-      `SELECT graphile_worker.add_job('webhook_delivery', json_build_object('deliveryId', $1::text, 'manual', $3::boolean),
-                run_at => now() + make_interval(secs => $2), job_key => 'webhook_delivery:' || $1, max_attempts => 25)`,
-      [deliveryId, seconds, manual],
+  /** Puts the job back for a little later without an attempt (the endpoint is busy in this instance); false: this runner was reaped (RUNNER_FENCE). */
+  async postpone(runnerId: string, deliveryId: string, manual: boolean, seconds: number): Promise<boolean> {
+    const row = await this.uow.one<{ job: unknown }>(
+      `WITH ${RUNNER_FENCE('$4')}
+       SELECT graphile_worker.add_job('webhook_delivery', json_build_object('deliveryId', $1::text, 'manual', $3::boolean),
+                run_at => now() + make_interval(secs => $2), job_key => 'webhook_delivery:' || $1, max_attempts => 25) AS job
+         FROM runner`,
+      [deliveryId, seconds, manual, runnerId],
     );
+    return row !== undefined;
   }
 
   /**
