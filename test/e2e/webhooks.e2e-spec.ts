@@ -1,8 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { UnitOfWork } from '../../src/database/unit-of-work';
 import { PlaySessionsService } from '../../src/modules/play-sessions';
+import { WebhooksRepository } from '../../src/modules/webhooks/webhooks.repository';
 import type { TestApp } from '../support/app';
 import { eventually } from '../support/eventually';
 import { createAchievement, createApiKey, createDeveloper, createWorldApp, Developer, publishGame, signUpVerifiedPlayer } from '../support/factories';
@@ -18,6 +20,9 @@ import { ReceivedWebhook, webhookReceiver, WebhookReceiver } from '../support/we
  * the delivery log, give-up and disabling with a mail, and SSRF refusals (a second app without
  * WEBHOOK_ALLOW_PRIVATE).
  */
+/** This app's JOB_RUNNER_DEAD_AFTER_SECONDS: how long a dead instance's jobs wait before a survivor unlocks them. */
+const DEAD_AFTER_SECONDS = 3;
+
 describe('developer webhooks (CONTRACT §21)', () => {
   let t: TestApp;
   let receiver: WebhookReceiver;
@@ -27,7 +32,7 @@ describe('developer webhooks (CONTRACT §21)', () => {
   beforeAll(async () => {
     receiver = await webhookReceiver();
     smtp = await smtpServer();
-    t = await createWorldApp({ env: { WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_SCHEDULE: '1', MAIL_TRANSPORT: `smtp://127.0.0.1:${smtp.port}` } });
+    t = await createWorldApp({ env: { WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_SCHEDULE: '1', JOB_RUNNER_DEAD_AFTER_SECONDS: String(DEAD_AFTER_SECONDS), MAIL_TRANSPORT: `smtp://127.0.0.1:${smtp.port}` } });
   });
   afterAll(async () => {
     await t?.close();
@@ -463,6 +468,64 @@ describe('developer webhooks (CONTRACT §21)', () => {
       await new Promise((r) => setTimeout(r, 2000));
       expect(receiver.on(endpoint.path).length).toBe(settled);
       await portal(dev).get(`/api/portal/webhooks/${endpoint.webhookId}/deliveries`).expect(404);
+    });
+  });
+
+  describe('an instance killed with jobs locked (docs/webhooks.md, "Crashes")', () => {
+    /**
+     * What a kill -9 leaves between graphile-worker's fetch and anything of ours: a runner row that
+     * nobody refreshes and a job locked by its pool. Written in one transaction with the event, so
+     * the job is never visible unlocked (this app's workers cannot take it first). The lock is set
+     * on graphile-worker's job table directly: its public SQL has no call that locks a job.
+     */
+    async function eventLockedByDeadInstance(developerId: string, webhookId: string): Promise<{ eventId: string; runnerId: string; pool: string }> {
+      const runnerId = randomUUID();
+      const pool = `pool-dead-${runnerId.slice(0, 8)}`;
+      const client = await t.db.connect();
+      try {
+        await client.query('BEGIN');
+        await client.query("INSERT INTO job_runners (id, worker_ids, seen_at) VALUES ($1, $2, now() - interval '1 hour')", [runnerId, [pool]]);
+        const { rows } = await client.query<{ id: string }>(
+          "INSERT INTO webhook_events (developer_id, type, occurred_at, data, endpoint_id) VALUES ($1, 'ping', now(), jsonb_build_object('webhookId', $2::text), $2::uuid) RETURNING id",
+          [developerId, webhookId],
+        );
+        const locked = await client.query(
+          `UPDATE graphile_worker._private_jobs SET locked_by = $1, locked_at = now()
+            WHERE key = (SELECT 'webhook_delivery:' || id FROM webhook_deliveries WHERE event_id = $2)`,
+          [pool, rows[0]!.id],
+        );
+        expect(locked.rowCount).toBe(1);
+        await client.query('COMMIT');
+        return { eventId: rows[0]!.id, runnerId, pool };
+      } finally {
+        client.release();
+      }
+    }
+
+    it('a survivor unlocks the job of a dead instance and delivers it within the dead-after time (graphile-worker alone: 4 hours)', async () => {
+      const dev = await createDeveloper(t);
+      const endpoint = await addEndpoint(dev);
+      const { eventId, runnerId } = await eventLockedByDeadInstance(dev.developerId, endpoint.webhookId);
+      // Dead-after, plus a heartbeat or two, plus a wide margin for a busy machine: still far from 4 hours.
+      const [request] = await receiver.waitFor(endpoint.path, 1, (DEAD_AFTER_SECONDS + 12) * 1000);
+      expect(request!.headers['webhook-id']).toBe(eventId);
+      const left = await t.db.query('SELECT 1 FROM job_runners WHERE id = $1', [runnerId]);
+      expect(left.rowCount).toBe(0);
+      expect((await deliveries(dev, endpoint.webhookId))[0]).toMatchObject({ status: 'succeeded', attempts: 1 });
+    });
+
+    it('an instance taken for dead records nothing (its job may be running elsewhere): the record is fenced on its runner row', async () => {
+      const { dev, endpoint } = await world();
+      await portal(dev).post(`/api/portal/webhooks/${endpoint.webhookId}/test`).expect(202);
+      await receiver.waitFor(endpoint.path, 1);
+      const [delivery] = await eventually(() => deliveries(dev, endpoint.webhookId), (d) => d[0]?.status === 'succeeded');
+      const repository = t.app.nest.get(WebhooksRepository);
+      const record = { deliveryId: delivery!.deliveryId as string, endpointId: endpoint.webhookId, ok: false, statusCode: 500, error: 'HTTP 500', nextAttemptAt: new Date(Date.now() + 60_000), finishedBefore: false };
+      expect(await repository.recordAttempt({ ...record, runnerId: randomUUID() })).toBe('reaped');
+      expect(await repository.postpone(randomUUID(), record.deliveryId, false, 1)).toBe(false);
+      expect((await deliveries(dev, endpoint.webhookId))[0]).toMatchObject({ status: 'succeeded', attempts: 1, lastError: null });
+      const jobs = await t.db.query("SELECT 1 FROM graphile_worker.jobs WHERE key = 'webhook_delivery:' || $1", [record.deliveryId]);
+      expect(jobs.rowCount).toBe(0);
     });
   });
 
