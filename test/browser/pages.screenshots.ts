@@ -130,6 +130,7 @@ describe('screenshots of every page (docs/screenshots)', () => {
     });
     await shoot(developerContext, 'developer-earnings', '/developer/earnings');
     await shoot(developerContext, 'developer-payouts', '/developer/payouts');
+    await shoot(developerContext, 'developer-webhooks', '/developer/webhooks');
 
     const adminContext = await contextFor({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
     await shoot(adminContext, 'admin', '/admin');
