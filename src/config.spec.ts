@@ -16,6 +16,7 @@ describe('loadConfig', () => {
       seedDemo: true,
       mailTransport: 'console',
     });
+    expect(config.webhooks).toMatchObject({ concurrency: 16, endpointConcurrency: 4, runnerDeadAfterSeconds: 30 });
     expect(Object.isFrozen(config)).toBe(true);
   });
 
@@ -122,6 +123,7 @@ describe('loadConfig', () => {
     ['PAYMENT_PROVIDER', 'paypal', /PAYMENT_PROVIDER accepts "sandbox" or "stripe"/],
     ['STRIPE_API_URL', 'ftp://x', /STRIPE_API_URL accepts a URL \(http:, https:\)/],
     ['PAYOUT_HOLD_DAYS', '366', /PAYOUT_HOLD_DAYS accepts an integer from 0 to 365/],
+    ['JOB_RUNNER_DEAD_AFTER_SECONDS', '1', /JOB_RUNNER_DEAD_AFTER_SECONDS accepts an integer from 2 to 3600/],
     ['PAYOUT_MINIMUM_USD', '0', /PAYOUT_MINIMUM_USD accepts a US-dollar amount from 0.01 to 1000000 with at most two decimals/],
     ['PAYOUT_MINIMUM_USD', '25.005', /PAYOUT_MINIMUM_USD accepts a US-dollar amount/],
     ['PAYOUT_MINIMUM_USD', '-5', /PAYOUT_MINIMUM_USD accepts a US-dollar amount/],
