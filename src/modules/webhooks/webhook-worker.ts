@@ -54,6 +54,7 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly workerIds: string[] = [];
   private registration: Promise<void> | undefined;
   private heartbeatTimer: NodeJS.Timeout | undefined;
+  private beating: Promise<void> | undefined;
   private everRegistered = false;
   private stopping = false;
 
@@ -98,13 +99,15 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy {
   async onModuleDestroy(): Promise<void> {
     this.stopping = true;
     clearTimeout(this.heartbeatTimer);
+    // A heartbeat under way would write the row again after the leave below.
+    await this.beating?.catch(() => undefined);
     const stopped = await this.runner?.stop().then(
       () => true,
       (error: unknown) => this.logger.warn({ err: error }, 'The job queue did not stop cleanly'),
     );
     // Stopped: its pool runs nothing more, so its row goes and anything it still held is unlocked now.
     // Not stopped: the row stays, goes stale, and a survivor reaps it.
-    if (stopped && this.registration) await this.runners.leave(this.runnerId).catch((error: unknown) => this.logger.warn({ err: error }, 'The job runner row was not removed; a survivor reaps it'));
+    if (stopped && this.everRegistered) await this.runners.leave(this.runnerId).catch((error: unknown) => this.logger.warn({ err: error }, 'The job runner row was not removed; a survivor reaps it'));
     this.runner = undefined;
     await this.pool?.end().catch(() => undefined);
     this.pool = undefined;
@@ -123,7 +126,8 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy {
 
   /** The first heartbeat for the current pool ids (retried by the next connection if it failed); then every few seconds. */
   private registered(): Promise<void> {
-    if (this.workerIds.length === 0) return Promise.resolve();
+    // Stopping: graphile-worker fetches nothing more, and a heartbeat now would write the row again after the leave.
+    if (this.workerIds.length === 0 || this.stopping) return Promise.resolve();
     this.registration ??= this.beat().catch((error: unknown) => {
       this.registration = undefined;
       throw error;
@@ -132,7 +136,12 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /** One heartbeat (job-runners.repository.ts), then the next one scheduled: a quarter of the dead-after time, at most 5 s. */
-  private async beat(): Promise<void> {
+  private beat(): Promise<void> {
+    this.beating = this.beatOnce();
+    return this.beating;
+  }
+
+  private async beatOnce(): Promise<void> {
     clearTimeout(this.heartbeatTimer);
     try {
       const { inserted, reaped } = await this.runners.heartbeat(this.runnerId, this.workerIds, this.config.webhooks.runnerDeadAfterSeconds);
@@ -140,6 +149,8 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy {
       if (reaped > 0) this.logger.warn({ reaped }, 'Job runners not seen for JOB_RUNNER_DEAD_AFTER_SECONDS were removed and their jobs unlocked');
       this.everRegistered = true;
     } finally {
+      // One timer at a time, whichever heartbeat (the timer's or a registration's) ends last.
+      clearTimeout(this.heartbeatTimer);
       if (!this.stopping) {
         const everyMs = Math.min(5000, (this.config.webhooks.runnerDeadAfterSeconds * 1000) / 4);
         this.heartbeatTimer = setTimeout(() => void this.beat().catch((error: unknown) => this.logger.warn({ err: error }, 'Job runner heartbeat failed')), everyMs).unref();
