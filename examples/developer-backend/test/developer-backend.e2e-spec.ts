@@ -17,7 +17,7 @@ describe('examples/developer-backend against a running service', () => {
   let t: TestApp;
   let backend: Backend;
   let backendUrl: string;
-  let world: { dev: Awaited<ReturnType<typeof createDeveloper>>; gameId: string; slug: string; webhookId: string; secret: string };
+  let world: { dev: Awaited<ReturnType<typeof createDeveloper>>; gameId: string; slug: string; apiKey: string; webhookId: string; secret: string };
 
   const post = (path: string, body: unknown) =>
     fetch(`${backendUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: (await r.json()) as Record<string, unknown> }));
@@ -43,7 +43,7 @@ describe('examples/developer-backend against a running service', () => {
     const endpoint = await t.http().post('/api/portal/webhooks').set('Cookie', dev.cookie).send({ url: `${backendUrl}/webhooks/arcade`, description: 'Example backend' }).expect(201);
     backend = createBackend({ arcadeUrl, apiKey: key, webhookSecret: endpoint.body.secret, gameId: game.gameId });
     await new Promise<void>((resolve) => backend.server.listen(port, '127.0.0.1', resolve));
-    world = { dev, gameId: game.gameId, slug: game.slug, webhookId: endpoint.body.webhookId, secret: endpoint.body.secret };
+    world = { dev, gameId: game.gameId, slug: game.slug, apiKey: key, webhookId: endpoint.body.webhookId, secret: endpoint.body.secret };
   }, 120_000);
 
   afterAll(async () => {
@@ -56,8 +56,9 @@ describe('examples/developer-backend against a running service', () => {
     const player = await signUpVerifiedPlayer(t);
     await fundPlayer(t, player, 5);
     const { sessionId, insertionId } = await paidSession(t, player, world.slug);
-    const started = await t.http().get(`/api/v1/sessions/${sessionId}`).set('Authorization', `Bearer ${(await createApiKey(t, world.dev, 'test', 'reader')).key}`).expect(200);
-    return { insertionId, playerRef: started.body.playerRef as string };
+    // The player's ref, as the game reads it from ArcadeSDK.init() (here through the developer API).
+    const summary = await t.http().get(`/api/v1/sessions/${sessionId}`).set('Authorization', `Bearer ${world.apiKey}`).expect(200);
+    return { insertionId, playerRef: summary.body.playerRef as string };
   }
 
   it('grants an item for a verified paid insertion, and revokes it when an admin voids the insertion', async () => {
