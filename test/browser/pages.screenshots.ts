@@ -12,6 +12,7 @@ import { ADMIN_EMAIL, ADMIN_PASSWORD, createApiKey, logIn, signUpVerifiedPlayer 
 import { fundPlayer, insertCoin, playAndScore, postInitials, startSession } from '../support/play';
 import { BrowserWorld, signIn, startBrowserWorld } from '../support/browser';
 import { behindTriggers } from '../support/database';
+import { eventually } from '../support/eventually';
 
 const OUT = process.env.SCREENSHOTS_DIR ?? join(__dirname, '..', '..', 'docs', 'screenshots');
 const COLOR_SCHEME = process.env.SCREENSHOTS_COLOR_SCHEME === 'dark' ? 'dark' : 'light';
@@ -84,6 +85,17 @@ describe('screenshots of every page (docs/screenshots)', () => {
     const developer = await logIn(t, DEMO.developer.email, DEMO.developer.password);
     await createApiKey(t, { cookie: developer }, 'live', 'production backend');
     await createApiKey(t, { cookie: developer }, 'test', 'staging');
+    // A webhook endpoint with its test event delivered (or not: this machine may not reach the
+    // address, and then the log shows the failed attempt and the next one, as a developer would see).
+    const endpoint = await t.http().post('/api/portal/webhooks').set('Cookie', developer)
+      .send({ url: 'https://backend.example.com/arcade/webhooks', events: ['insertion.created', 'insertion.voided'], description: 'production backend' }).expect(201);
+    const webhookId: string = endpoint.body.webhookId;
+    await t.http().post(`/api/portal/webhooks/${webhookId}/test`).set('Cookie', developer).expect(202);
+    await eventually(
+      async () => (await t.http().get(`/api/portal/webhooks/${webhookId}/deliveries`).set('Cookie', developer).expect(200)).body.deliveries[0]?.attempts ?? 0,
+      (attempts) => attempts > 0,
+      { withinMs: 20_000, everyMs: 250 },
+    );
     const gameId = (await t.db.query<{ id: string }>('SELECT id FROM games WHERE slug = $1', [DEMO.game.slug])).rows[0]!.id;
     const newcomer = await signUpVerifiedPlayer(t, { displayName: 'Newcomer' });
 
@@ -131,6 +143,7 @@ describe('screenshots of every page (docs/screenshots)', () => {
     await shoot(developerContext, 'developer-earnings', '/developer/earnings');
     await shoot(developerContext, 'developer-payouts', '/developer/payouts');
     await shoot(developerContext, 'developer-webhooks', '/developer/webhooks');
+    await shoot(developerContext, 'developer-webhook', `/developer/webhooks/${webhookId}`);
 
     const adminContext = await contextFor({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
     await shoot(adminContext, 'admin', '/admin');
