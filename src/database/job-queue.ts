@@ -40,9 +40,16 @@ async function grantJobQueue(pool: Pool, appRole: string): Promise<void> {
     await client.query(`GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA ${JOB_QUEUE_SCHEMA} TO ${role}`);
     // graphile-worker turns row-level security on for its tables (no policy: only their owner sees rows); the
     // application role gets every row of them through one policy per table.
+    // Only the tables whose policy is missing (or names another role): a policy is DDL, which locks
+    // its table against every worker of the instances already running (two starts at once deadlocked
+    // with a running worker), so a start that finds them in place changes nothing.
     const { rows } = await client.query<{ relname: string }>(
-      'SELECT relname FROM pg_class WHERE relnamespace = $1::regnamespace AND relkind = $2 AND relrowsecurity ORDER BY relname',
-      [JOB_QUEUE_SCHEMA, 'r'],
+      `SELECT c.relname FROM pg_class c
+        WHERE c.relnamespace = $1::text::regnamespace AND c.relkind = 'r' AND c.relrowsecurity
+          AND NOT EXISTS (SELECT 1 FROM pg_policies p
+                           WHERE p.schemaname = $1::text AND p.tablename = c.relname AND p.policyname = 'arcade_app_role' AND p.roles = ARRAY[$2::text]::name[])
+        ORDER BY c.relname`,
+      [JOB_QUEUE_SCHEMA, appRole],
     );
     for (const { relname } of rows) {
       const table = `${JOB_QUEUE_SCHEMA}."${relname.replace(/"/g, '""')}"`;

@@ -83,19 +83,24 @@ describe('UnitOfWork', () => {
   it('runs a transaction that hit a serialization failure once more', async () => {
     const attempts = [0, 0];
     const bothRead = barrier(2);
-    // Write skew at SERIALIZABLE: each reads both rows, then writes the one the other read.
+    let firstCommitted: () => void = () => undefined;
+    const first = new Promise<void>((resolve) => (firstCommitted = resolve));
+    // Write skew at SERIALIZABLE: each reads both rows, then writes the one the other read. Side 1
+    // writes only once side 0 has committed, so PostgreSQL must abort side 1 (and only side 1: two
+    // sides writing at the same moment may both be aborted, and then their retries race again).
     const skew = (side: 0 | 1, target: number) =>
       uow.run(async () => {
         attempts[side] += 1;
         await uow.query('SET TRANSACTION ISOLATION LEVEL SERIALIZABLE');
         const [{ total }] = await uow.query<{ total: number }>('SELECT sum(n)::int AS total FROM uow_probe');
         if (attempts[side] === 1) await bothRead();
+        if (side === 1 && attempts[side] === 1) await first;
         await uow.query('UPDATE uow_probe SET n = $2 WHERE id = $1', [target, total + 1]);
       });
 
-    await Promise.all([skew(0, 1), skew(1, 2)]);
+    await Promise.all([skew(0, 1).then(() => firstCommitted()), skew(1, 2)]);
 
-    expect(Math.max(...attempts)).toBe(2);
+    expect(attempts).toEqual([1, 2]);
     // The retried side saw the other's committed write: the result of running them one by one.
     expect((await counts()).map((r) => r.n).sort()).toEqual([1, 2]);
   });
