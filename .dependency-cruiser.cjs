@@ -29,9 +29,9 @@ module.exports = {
       name: 'framework-layers-know-no-module',
       severity: 'error',
       comment:
-        'src/config*, src/errors, src/database, src/registry and src/http (with the page kit, src/http/pages) sit below the modules: every module may use them, so they import no module, no app page (src/web) and not the app (the DataSource finds the entities by file name).',
-      from: { path: '^src/(config|errors/|http/|database/|registry/)' },
-      to: { path: '^src/(modules/|web/|app\\.|main\\.|ops/)' },
+        'src/config*, src/errors, src/database, src/registry, src/observability (metrics, tracing hooks) and src/http (with the page kit, src/http/pages) sit below the modules: every module may use them, so they import no module, no app page (src/web) and not the app (the DataSource finds the entities by file name).',
+      from: { path: '^src/(config|errors/|http/|database/|registry/|observability/)' },
+      to: { path: '^src/(modules/|web/|app\\.|main\\.|tracing\\.|ops/)' },
     },
     {
       name: 'modules-know-no-app-page',

@@ -29,6 +29,9 @@ import { PaymentsModule } from './modules/payments';
 import { PayoutsModule } from './modules/payouts';
 import { AccountDataModule } from './modules/account-data';
 import { KERNEL } from './errors/error-status';
+import { Metrics } from './observability/metrics';
+import { ObservabilityModule } from './observability/observability.module';
+import { OperationsModule } from './modules/operations';
 import { ComposedDeclarations, composeDeclarations, DeclarationsModule, declaringParts } from './registry/compose';
 
 export type ModuleImport = Type | DynamicModule;
@@ -58,6 +61,8 @@ const FEATURES = [
   WebModule,
   RetentionModule,
   WebhooksModule,
+  // GET /metrics and the periodic books check (CONTRACT §23).
+  OperationsModule,
   // Last: the HTML 404 page for unknown paths under /me, /developer, /admin and /checkout.
   PageFallbackModule,
 ];
@@ -71,12 +76,14 @@ export function appDeclarations(extra: readonly ModuleImport[] = []): ComposedDe
   return composeDeclarations([{ owner: 'kernel', declarations: KERNEL }, ...declaringParts([...FEATURES, ...extra])]);
 }
 
+const MetricsOff = Metrics.off();
+
 @Module({})
 export class AppModule {
   /** `clock`: the rate limits' clock (tests move it instead of waiting out a window). */
   static register(
     config: Config,
-    database: { dataSource: DataSource; connectivity: DatabaseConnectivity },
+    database: { dataSource: DataSource; connectivity: DatabaseConnectivity; metrics?: Metrics },
     declarations: ComposedDeclarations,
     extra: ModuleImport[] = [],
     clock?: Clock,
@@ -87,6 +94,7 @@ export class AppModule {
         ConfigModule.forConfig(config),
         DeclarationsModule.forDeclarations(declarations),
         DatabaseModule.forDataSource(database.dataSource, database.connectivity),
+        ObservabilityModule.forMetrics(database.metrics ?? MetricsOff),
         throttlerRoot(clock),
         ScheduleModule.forRoot(),
         ...FEATURES,

@@ -13,7 +13,10 @@ import { installJobQueue } from './database/job-queue';
 import { createDataSource, runMigrations } from './database/data-source';
 import { refuseSuperuserWithoutOwner } from './database/superuser-check';
 import { AllExceptionsFilter } from './errors/all-exceptions.filter';
-import { AppLogger, createRootLogger, requestLogging } from './http/logging';
+import { AppLogger, createRootLogger, requestLogging, requestScope } from './http/logging';
+import { databasePools } from './database/pools';
+import { httpMetrics } from './observability/http-metrics';
+import { Metrics } from './observability/metrics';
 import { cachePolicy } from './http/cache-policy';
 import { jsonBody } from './http/json-body';
 import { serveOpenApi } from './http/openapi';
@@ -28,6 +31,8 @@ export interface App {
   nest: NestExpressApplication;
   dataSource: DataSource;
   config: Config;
+  /** The app's metrics (on with METRICS_TOKEN: CONTRACT §23). */
+  metrics: Metrics;
   /** Stops accepting, drains in-flight requests, closes the pool. */
   close(): Promise<void>;
 }
@@ -105,12 +110,17 @@ export async function createApp(config: Config & { databaseUrl: string }, option
   const logger = options.logger ?? createRootLogger(config);
   const dataSource = options.dataSource ?? (await connect(config, connectivity, logger));
   const declarations = appDeclarations(options.imports);
-  const nest = await NestFactory.create<NestExpressApplication>(AppModule.register(config, { dataSource, connectivity }, declarations, options.imports, options.clock), {
+  // Metrics only with a token to read them: otherwise nothing of them runs (no registry, no middleware).
+  const metrics = config.observability.metricsToken ? Metrics.on() : Metrics.off();
+  if (metrics.enabled) metrics.watchPools(databasePools(dataSource));
+  const nest = await NestFactory.create<NestExpressApplication>(AppModule.register(config, { dataSource, connectivity, metrics }, declarations, options.imports, options.clock), {
     bodyParser: false,
     bufferLogs: true,
     abortOnError: false,
   });
   nest.useLogger(new AppLogger(logger));
+  // First, so the duration covers every middleware; one observe per request.
+  if (metrics.httpDuration) nest.use(httpMetrics(metrics.httpDuration));
   nest.use(requestLogging(logger));
   nest.disable('x-powered-by');
   applyServerTimeouts(nest.getHttpServer());
@@ -148,6 +158,8 @@ export async function createApp(config: Config & { databaseUrl: string }, option
   // A game's thumbnail is uploaded as the image itself (PNG, JPEG or WebP up to 2 MB, CONTRACT §17.2).
   nest.use(THUMBNAIL_UPLOAD_PATH, thumbnailBody());
   nest.use(jsonBody(BODY_LIMIT));
+  // After the body parsers (they call next from the request stream's listeners): the request's log context.
+  nest.use(requestScope());
   nest.useGlobalPipes(new AppValidationPipe());
   nest.useGlobalFilters(new AllExceptionsFilter(declarations.errors));
   serveOpenApi(nest, config.publicOrigin);
@@ -165,6 +177,7 @@ export async function createApp(config: Config & { databaseUrl: string }, option
     nest,
     dataSource,
     config,
+    metrics,
     async close() {
       if (closed) return;
       closed = true;

@@ -71,6 +71,20 @@ export interface Config {
   payments: PaymentsConfig;
   payouts: PayoutsConfig;
   webhooks: WebhooksConfig;
+  observability: ObservabilityConfig;
+}
+
+/** Operating the service (CONTRACT §23): metrics, the periodic books check, traces. */
+export interface ObservabilityConfig {
+  /**
+   * METRICS_TOKEN: `GET /metrics` answers only `Authorization: Bearer <token>` (at least 16
+   * characters). Unset: metrics are off (404, and nothing of them on the request path).
+   */
+  metricsToken: string | undefined;
+  /** INVARIANT_CHECK_INTERVAL_SECONDS: the books' checks every this many seconds, on one instance at a time (default 3600; 0: off, the default of a test run). */
+  invariantCheckIntervalSeconds: number;
+  /** OTEL_EXPORTER_OTLP_ENDPOINT: traces exported over OTLP/HTTP there (read again by src/tracing.ts before the app loads). */
+  otlpEndpoint: string | undefined;
 }
 
 /** Developer payouts (CONTRACT §22). */
@@ -331,6 +345,13 @@ function payouts(env: Env): PayoutsConfig {
   return { holdDays: int(env, 'PAYOUT_HOLD_DAYS', 14, 0, 365), minimumMills };
 }
 
+/** METRICS_TOKEN: 16 to 256 visible ASCII characters (it travels in an Authorization header). */
+function metricsToken(env: Env): string | undefined {
+  const raw = str(env, 'METRICS_TOKEN');
+  if (raw !== undefined && !/^[\x21-\x7E]{16,256}$/.test(raw)) throw new ConfigError('METRICS_TOKEN', 'a token of 16 to 256 visible ASCII characters (no spaces)', '***');
+  return raw;
+}
+
 /** Keeps user and password of a URL out of error messages and logs. */
 export function redactUrl(raw: string): string {
   try {
@@ -408,6 +429,11 @@ export function loadConfig(env: Env = process.env): Config {
       concurrency: int(env, 'WEBHOOK_CONCURRENCY', 16, 1, 200),
       endpointConcurrency: int(env, 'WEBHOOK_ENDPOINT_CONCURRENCY', 4, 1, 50),
       runnerDeadAfterSeconds: int(env, 'JOB_RUNNER_DEAD_AFTER_SECONDS', 30, 2, 3600),
+    }),
+    observability: Object.freeze({
+      metricsToken: metricsToken(env),
+      invariantCheckIntervalSeconds: int(env, 'INVARIANT_CHECK_INTERVAL_SECONDS', nodeEnv === 'test' ? 0 : 3600, 0, 604_800),
+      otlpEndpoint: url(env, 'OTEL_EXPORTER_OTLP_ENDPOINT', ['http:', 'https:']),
     }),
   };
   if (config.databaseOwnerUrl !== undefined && config.databaseUrl === undefined) {

@@ -1,5 +1,7 @@
 // First: sizes libuv's thread pool before anything starts it.
 import './threadpool';
+// Second: traces (only with OTEL_EXPORTER_OTLP_ENDPOINT) patch http, express and pg before they load.
+import './tracing';
 import 'reflect-metadata';
 import { resolve } from 'node:path';
 import type { Logger } from 'pino';
@@ -7,6 +9,7 @@ import { createApp } from './app';
 import { Config, ConfigError, loadConfig, redactUrl } from './config';
 import { startEmbeddedPostgres, EmbeddedDatabase } from './database/embedded-postgres';
 import { createRootLogger } from './http/logging';
+import { tracing } from './observability/tracing-hooks';
 import { DemoSeedService, DemoWorld } from './web/demo-seed.service';
 
 interface Banner {
@@ -101,6 +104,8 @@ async function main(): Promise<void> {
     force.unref();
     try {
       await app.close();
+      // The spans still batched go out before the process ends.
+      await tracing.shutdown?.().catch((error: unknown) => logger.warn({ reason: error instanceof Error ? error.message : String(error) }, 'Exporting the last traces failed'));
       if (embedded) await embedded.stop();
       logger.info('Stopped cleanly');
       process.exit(0);

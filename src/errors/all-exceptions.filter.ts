@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import { AppError } from './app-error';
 import { ErrorCode, ErrorStatuses, KERNEL_ERROR_STATUSES } from './error-status';
 import { isDatabaseUnavailable } from './database-errors';
+import { requestContext } from '../http/request-context';
 
 export interface ErrorBody {
   error: ErrorCode;
@@ -131,7 +132,8 @@ export class AllExceptionsFilter implements ExceptionFilter {
     // The request deadline already answered 503; the handler's late reply (or its error) goes nowhere.
     if (response.headersSent && response.locals?.deadlinePassed) return;
     const result = toFlatError(exception, this.statuses);
-    const reqId = (request as { id?: string } | undefined)?.id;
+    // Inside the request's context the logger adds reqId (and trace_id) itself; before it (a body the parser refused) it is named here.
+    const reqId = requestContext.getStore() ? undefined : (request as { id?: string } | undefined)?.id;
     if (result.surprise !== undefined) {
       const err = result.surprise instanceof Error ? result.surprise : new Error(String(result.surprise));
       this.logger.error({ err, reqId, method: request?.method, path: request?.path }, 'Unexpected error');

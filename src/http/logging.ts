@@ -4,8 +4,8 @@ import type { NextFunction, Request, Response } from 'express';
 import pino, { Logger as Pino } from 'pino';
 import type PinoPretty from 'pino-pretty';
 import type { Config } from '../config';
-
-const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+import { tracing } from '../observability/tracing-hooks';
+import { loggerFor, REQUEST_ID, requestContext } from './request-context';
 
 /**
  * The one structured logger (pino): JSON lines on stdout, or, when stdout is a terminal (a person
@@ -46,14 +46,15 @@ export function createRootLogger(config: Pick<Config, 'logLevel'>, options: { pr
 const DEBUG_CONTEXTS = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer']);
 
 /**
- * A request id per request (a well-formed incoming `X-Request-Id`, else a new one), sent back as
- * `X-Request-Id`, and one line per finished request: `request completed` at info, `request
- * errored` at error for a 5xx. Health checks are not logged.
+ * A request id per request (a well-formed incoming `X-Request-Id`: 1 to 128 characters from `!` to
+ * `~`; else a new one), sent back as `X-Request-Id` on every answer (errors and pages too), and one
+ * line per finished request: `request completed` at info, `request errored` at error for a 5xx,
+ * with `reqId` (and `trace_id` when traces are on). Health checks are not logged.
  *
  * Written by hand instead of pino-http and nestjs-pino: those built a child logger (serialising and
- * redacting the request) and an AsyncLocalStorage scope for every request whether anything was
- * logged or not, about 100 us of CPU per request on the 2-core VM (docs/performance.md). Error
- * lines carry the request id explicitly instead (see the exception filter).
+ * redacting the request) for every request whether anything was logged or not, about 100 us of CPU
+ * per request on the 2-core VM (docs/performance.md). Here the request's child logger is made only
+ * when the request writes a line (`requestScope` and `loggerFor`).
  */
 export function requestLogging(logger: Pino) {
   return (req: Request & { id?: string }, res: Response, next: NextFunction): void => {
@@ -64,6 +65,7 @@ export function requestLogging(logger: Pino) {
     const url = req.originalUrl ?? req.url ?? '';
     if (!url.startsWith('/health/')) {
       const started = Date.now();
+      const traceId = tracing.traceId?.();
       let logged = false;
       const done = (): void => {
         if (logged) return;
@@ -71,13 +73,27 @@ export function requestLogging(logger: Pino) {
         const failed = res.statusCode >= 500;
         const level = failed ? 'error' : 'info';
         if (!logger.isLevelEnabled(level)) return;
-        const fields = { req: { id, method: req.method, path: url.split('?')[0] }, res: { statusCode: res.statusCode }, responseTime: Date.now() - started };
+        const fields = { reqId: id, ...(traceId ? { trace_id: traceId } : {}), req: { method: req.method, path: url.split('?')[0] }, res: { statusCode: res.statusCode }, responseTime: Date.now() - started };
         logger[level](fields, failed ? 'request errored' : res.writableFinished ? 'request completed' : 'request aborted');
       };
       res.once('finish', done);
       res.once('close', done);
     }
     next();
+  };
+}
+
+/**
+ * The request's async context (CONTRACT §23: every log line written while serving a request carries
+ * its id): from here on, through the guards, the handler and the exception filter, every line of
+ * the app's logger (AppLogger, `new Logger(context)`) goes through the request's pino child logger,
+ * with `reqId` and, when traces are on, `trace_id`. Installed after the body parsers: a listener of
+ * the request stream (where a parser calls `next`) runs outside the context entered before it.
+ * One AsyncLocalStorage.run per request; the child logger is made only if a line is written.
+ */
+export function requestScope() {
+  return (req: Request & { id?: string }, _res: Response, next: NextFunction): void => {
+    requestContext.run({ reqId: req.id ?? randomUUID(), traceId: tracing.traceId?.() }, next);
   };
 }
 
@@ -117,22 +133,24 @@ export class AppLogger implements LoggerService {
 
   private call(level: Level, message: unknown, params: unknown[]): void {
     if (!this.logger.isLevelEnabled(level)) return;
+    // Inside a request: its child logger (reqId, trace_id).
+    const logger = loggerFor(this.logger);
     const fields: Record<string, unknown> = {};
     // Nest passes the logger's context as the last parameter.
     const rest = params.length > 0 ? params.slice(0, -1) : [];
     if (params.length > 0) fields.context = params[params.length - 1];
     if (message instanceof Error) {
       fields.err = message;
-      this.logger[level](fields, ...(rest as []));
+      logger[level](fields, ...(rest as []));
     } else if (message !== null && typeof message === 'object') {
-      this.logger[level]({ ...fields, ...(message as object) }, ...(rest as []));
+      logger[level]({ ...fields, ...(message as object) }, ...(rest as []));
     } else if (level === 'error' && typeof message === 'string' && rest.length === 1 && typeof rest[0] === 'string' && /\n\s*at /.test(rest[0])) {
       // Nest's own exception handlers call error(message, stack, context).
       const err = new Error(message);
       err.stack = rest[0];
-      this.logger.error({ ...fields, err });
+      logger.error({ ...fields, err });
     } else {
-      this.logger[level](fields, String(message), ...(rest as []));
+      logger[level](fields, String(message), ...(rest as []));
     }
   }
 }
