@@ -24,6 +24,7 @@ import { AddDeveloperLedger1796900000000 } from './1796900000000-add-developer-l
 import { AddPayouts1796910000000 } from './1796910000000-add-payouts';
 import { AddWebhooks1797000000000 } from './1797000000000-add-webhooks';
 import { AddJobRunners1797010000000 } from './1797010000000-add-job-runners';
+import { AddWebhookPendingIndex1797100000000 } from './1797100000000-add-webhook-pending-index';
 
 /** Every migration, in order. Listed here (not globbed) so source and compiled builds agree. */
 export const MIGRATIONS = [
@@ -53,4 +54,5 @@ export const MIGRATIONS = [
   AddPayouts1796910000000,
   AddWebhooks1797000000000,
   AddJobRunners1797010000000,
+  AddWebhookPendingIndex1797100000000,
 ];

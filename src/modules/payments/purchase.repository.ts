@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { isUuid } from '../../database/uuid';
+import { Metrics } from '../../observability/metrics';
 import type { PaymentProviderName } from './payment-provider';
 
 export type PurchaseStatus = 'pending' | 'paid' | 'failed' | 'refunded' | 'disputed';
@@ -49,7 +50,15 @@ const COLUMNS = `id, account_id AS "accountId", wallet_id AS "walletId", pack_id
 /** Purchases of coin packs. Rows are never deleted (a trigger refuses it) and move only forward in their life. */
 @Injectable()
 export class PurchaseRepository {
-  constructor(private readonly uow: UnitOfWork) {}
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly metrics: Metrics,
+  ) {}
+
+  /** arcade_purchases_total: a purchase counted once for every status it enters, after the commit (CONTRACT §23). */
+  private entered(status: PurchaseStatus): void {
+    this.uow.afterCommit(() => this.metrics.purchases.inc({ status }));
+  }
 
   /** Records a purchase whose checkout is yet to be opened (no checkout address). */
   async insert(p: { id: string; accountId: string; walletId: string; packId: string; coins: number; priceMills: number; provider: PaymentProviderName }): Promise<void> {
@@ -59,6 +68,7 @@ export class PurchaseRepository {
        VALUES ($1, $2, $3, $4, $5, $6, $7)`,
       [p.id, p.accountId, p.walletId, p.packId, p.coins, p.priceMills, p.provider],
     );
+    this.entered('pending');
   }
 
   /** How many of the account's purchases are `pending` (CONTRACT §19.1 purchase limits). */
@@ -80,7 +90,8 @@ export class PurchaseRepository {
 
   /** A purchase whose checkout could not be opened fails (unless an event moved it on meanwhile). */
   async failOpening(id: string): Promise<void> {
-    await this.uow.query(`UPDATE purchases SET status = 'failed', updated_at = now() WHERE id = $1 AND status = 'pending'`, [id]);
+    const failed = await this.uow.query(`UPDATE purchases SET status = 'failed', updated_at = now() WHERE id = $1 AND status = 'pending' RETURNING id`, [id]);
+    if (failed.length > 0) this.entered('failed');
   }
 
   async byId(id: string): Promise<PurchaseRecord | undefined> {
@@ -117,17 +128,21 @@ export class PurchaseRepository {
   /** Moves a locked purchase on (the trigger refuses a step it does not allow). */
   async update(id: string, change: PurchaseChange): Promise<void> {
     this.uow.requireTransaction();
-    await this.uow.query(
+    // The status before, read from the row this transaction has locked: a step into the same status is no new entry.
+    const [row] = await this.uow.query<{ before: PurchaseStatus }>(
       `UPDATE purchases SET status = $2, unrecovered_coins = COALESCE($3, unrecovered_coins),
               provider_payment_ref = COALESCE(provider_payment_ref, $4), refunded_cents = COALESCE($5, refunded_cents),
               disputed_from = COALESCE($6, disputed_from), dispute_outcome = COALESCE($7, dispute_outcome),
               dispute_taken_coins = COALESCE($8, dispute_taken_coins), dispute_unrecovered_coins = COALESCE($9, dispute_unrecovered_coins),
               updated_at = now()
-        WHERE id = $1`,
+         FROM (SELECT status AS prior_status FROM purchases WHERE id = $1) prior
+        WHERE id = $1
+       RETURNING prior.prior_status AS before`,
       [
         id, change.status, change.unrecoveredCoins ?? null, change.paymentRef ?? null, change.refundedCents ?? null,
         change.disputedFrom ?? null, change.disputeOutcome ?? null, change.disputeTakenCoins ?? null, change.disputeUnrecoveredCoins ?? null,
       ],
     );
+    if (row && row.before !== change.status) this.entered(change.status);
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { cursorTimestamp } from '../../http/keyset-cursor';
+import { Metrics } from '../../observability/metrics';
 import type { PayoutMethodKind, PayoutStatus } from './payouts.rules';
 
 /** A payout row as the API and the pages need it. */
@@ -82,7 +83,15 @@ function rowOf(r: Row): PayoutRow {
 /** payout_methods, payout_runs and payouts: only this repository writes them. */
 @Injectable()
 export class PayoutsRepository {
-  constructor(private readonly uow: UnitOfWork) {}
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly metrics: Metrics,
+  ) {}
+
+  /** arcade_payouts_total: a payout counted once for every status it enters, after the commit (CONTRACT §23). */
+  private entered(status: PayoutStatus): void {
+    this.uow.afterCommit(() => this.metrics.payouts.inc({ status }));
+  }
 
   async methodOf(developerId: string): Promise<PayoutMethodRow | null> {
     const row = await this.uow.one<{ kind: PayoutMethodKind; account_id: string | null }>('SELECT kind, account_id FROM payout_methods WHERE developer_id = $1', [developerId]);
@@ -137,6 +146,7 @@ export class PayoutsRepository {
        VALUES ($1, $2, $3, $4, $5, $6, 'pending', $7, $8)`,
       [payout.id, payout.runId, payout.developerId, payout.amountMills, payout.balanceBeforeMills, payout.heldMills, payout.methodKind, payout.methodAccountId],
     );
+    this.entered('pending');
   }
 
   async find(id: string): Promise<PayoutRow | undefined> {
@@ -151,11 +161,13 @@ export class PayoutsRepository {
   }
 
   async markPaid(id: string, reference: string): Promise<void> {
-    await this.uow.query("UPDATE payouts SET status = 'paid', reference = $2, paid_at = now() WHERE id = $1 AND status = 'pending'", [id, reference]);
+    const paid = await this.uow.query("UPDATE payouts SET status = 'paid', reference = $2, paid_at = now() WHERE id = $1 AND status = 'pending' RETURNING id", [id, reference]);
+    if (paid.length > 0) this.entered('paid');
   }
 
   async markFailed(id: string, reason: string): Promise<void> {
-    await this.uow.query("UPDATE payouts SET status = 'failed', failure_reason = $2, failed_at = now() WHERE id = $1 AND status = 'pending'", [id, reason]);
+    const failed = await this.uow.query("UPDATE payouts SET status = 'failed', failure_reason = $2, failed_at = now() WHERE id = $1 AND status = 'pending' RETURNING id", [id, reason]);
+    if (failed.length > 0) this.entered('failed');
   }
 
   async ofRun(runId: string): Promise<PayoutRow[]> {

@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { RidingWrite } from '../../database/riding-write';
+import { UnitOfWork } from '../../database/unit-of-work';
+import { Metrics } from '../../observability/metrics';
 import { InvalidRequestError, NotFoundError } from '../../errors/app-error';
 import { earningFor, millsToUsd } from './money';
 import { InsufficientCoinsError, WalletFrozenError } from './wallet.errors';
@@ -48,7 +50,11 @@ export interface InsertionPurchase {
 /** Wallets and their append-only ledger, and developers' earnings. Other modules use this service, never the tables. */
 @Injectable()
 export class WalletService {
-  constructor(private readonly wallets: WalletRepository) {}
+  constructor(
+    private readonly wallets: WalletRepository,
+    private readonly uow: UnitOfWork,
+    private readonly metrics: Metrics,
+  ) {}
 
   walletIdOf(playerId: string): Promise<string | undefined> {
     return this.wallets.walletIdOf(playerId);
@@ -132,6 +138,11 @@ export class WalletService {
       if (frozenAt) throw new WalletFrozenError();
       throw new InsufficientCoinsError(balance, purchase.coins);
     }
+    // Counted once the caller's transaction commits (never for one that rolls back).
+    this.uow.afterCommit(() => {
+      this.metrics.insertions.inc();
+      this.metrics.coinsSpent.inc(purchase.coins);
+    });
     return { balance: paid.balanceAfter };
   }
 

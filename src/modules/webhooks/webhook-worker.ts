@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { Logger as WorkerLogger, run, Runner, Task, WorkerEvents } from 'graphile-worker';
 import { Pool, PoolClient } from 'pg';
 import { CONFIG, Config } from '../../config';
+import { Metrics } from '../../observability/metrics';
 import { MailService, webhookDisabledMail } from '../mail';
 import { WebhookSender } from './webhook-sender';
 import { nextAttemptAt, WEBHOOK_GIVE_UP_MS } from './webhook.rules';
@@ -64,6 +65,7 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly runners: JobRunnersRepository,
     private readonly sender: WebhookSender,
     private readonly mail: MailService,
+    private readonly metrics: Metrics,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -198,6 +200,7 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy {
     });
     // Reaped: the job may run elsewhere already; failing it (graphile-worker's failure only touches a job this pool still locks) leaves it alone.
     if (status === 'reaped') throw reapedError();
+    this.metrics.webhookDeliveries.inc({ outcome: outcome.ok ? 'succeeded' : status === 'pending' ? 'retrying' : 'failed' });
     if (status === 'failed' && !finishedBefore) await this.disableIfAllFailed(claimed.endpointId);
   }
 

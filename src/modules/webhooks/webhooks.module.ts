@@ -4,6 +4,7 @@ import { MailModule } from '../mail';
 import { WebhookOutbox } from './webhook-outbox';
 import { WebhookSender } from './webhook-sender';
 import { WebhookWorker } from './webhook-worker';
+import { WebhookMetrics } from './webhook-metrics';
 import { JobRunnersRepository } from './job-runners.repository';
 import { WebhooksController } from './webhooks.controller';
 import { WebhookPagesController } from './webhook-pages.controller';
@@ -16,7 +17,7 @@ import { WebhooksService } from './webhooks.service';
 @Module({
   imports: [MailModule],
   controllers: [WebhooksController, WebhookPagesController],
-  providers: [WebhooksRepository, JobRunnersRepository, WebhooksService, WebhookOutbox, WebhookSender, WebhookWorker],
+  providers: [WebhooksRepository, JobRunnersRepository, WebhooksService, WebhookOutbox, WebhookSender, WebhookWorker, WebhookMetrics],
   exports: [WebhooksService, WebhookOutbox],
 })
 export class WebhooksModule {}
