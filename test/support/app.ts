@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import type { Logger } from 'pino';
 import request from 'supertest';
 import { App, createApp } from '../../src/app';
 import type { ModuleImport } from '../../src/app.module';
@@ -39,9 +40,10 @@ export const TEST_LIMITS = {
  * configuration variables (e.g. SESSION_IDLE_TIMEOUT_SECONDS); `databaseUrl` shares a database
  * between several instances, and `clock` their rate-limit clock. The app connects as the run's
  * application role and migrates as the owner, as a production deployment with DATABASE_OWNER_URL does.
+ * `logger`: the app's root logger (a test reading the log lines makes one with createRootLogger's `destination`).
  */
 export async function createTestApp(
-  options: { env?: Record<string, string>; databaseUrl?: string; imports?: ModuleImport[]; requestDeadlineMs?: number; clock?: TestClock } = {},
+  options: { env?: Record<string, string>; databaseUrl?: string; imports?: ModuleImport[]; requestDeadlineMs?: number; clock?: TestClock; logger?: Logger } = {},
 ): Promise<TestApp> {
   const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
   const config = loadConfig({
@@ -56,7 +58,7 @@ export async function createTestApp(
     DATABASE_OWNER_URL: databaseUrl,
   });
   const clock = options.clock ?? new TestClock();
-  const app = await createApp({ ...config, databaseUrl: config.databaseUrl! }, { imports: options.imports, requestDeadlineMs: options.requestDeadlineMs, clock });
+  const app = await createApp({ ...config, databaseUrl: config.databaseUrl! }, { imports: options.imports, requestDeadlineMs: options.requestDeadlineMs, clock, logger: options.logger });
   const server = app.nest.getHttpServer();
   const db = testPool(databaseUrl);
   return {
