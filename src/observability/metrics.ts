@@ -141,7 +141,7 @@ export class Metrics {
     });
     new Gauge({
       name: 'arcade_webhook_oldest_pending_seconds',
-      help: 'Age of the oldest webhook delivery still pending to an enabled endpoint (0: none).',
+      help: 'Seconds the longest-waiting due webhook delivery (pending, next attempt time passed, enabled endpoint) has waited since it fell due (0: none).',
       registers,
       async collect() {
         if (!metrics.oldestPendingWebhook) return;

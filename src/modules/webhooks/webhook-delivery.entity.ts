@@ -4,7 +4,7 @@ import { Check, Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGene
 @Entity('webhook_deliveries')
 @Unique('webhook_deliveries_event_endpoint_key', ['eventId', 'endpointId'])
 @Index('webhook_deliveries_endpoint_idx', ['endpointId', 'createdAt', 'id'])
-@Index('webhook_deliveries_pending_idx', ['createdAt'], { where: "status = 'pending'" })
+@Index('webhook_deliveries_pending_idx', ['nextAttemptAt'], { where: "status = 'pending'" })
 @Check('webhook_deliveries_status', "status IN ('pending', 'succeeded', 'failed')")
 export class WebhookDelivery {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'webhook_deliveries_pkey' })
