@@ -88,7 +88,8 @@ export class Metrics {
       registers,
     });
     // Read from pg's public pool counters when Prometheus scrapes: nothing on the query path.
-    const metrics = this;
+    const pools = (): readonly WatchedPool[] => this.pools;
+    const oldestPendingWebhook = () => this.oldestPendingWebhook;
     new Gauge({
       name: 'db_client_connections_usage',
       help: 'Connections of the database pool, by state (idle, used).',
@@ -96,7 +97,7 @@ export class Metrics {
       registers,
       collect() {
         this.reset();
-        for (const { name, pool } of metrics.pools) {
+        for (const { name, pool } of pools()) {
           this.set({ state: 'idle', pool_name: name }, pool.idleCount);
           this.set({ state: 'used', pool_name: name }, pool.totalCount - pool.idleCount);
         }
@@ -109,7 +110,7 @@ export class Metrics {
       registers,
       collect() {
         this.reset();
-        for (const { name, pool } of metrics.pools) this.set({ pool_name: name }, pool.waitingCount);
+        for (const { name, pool } of pools()) this.set({ pool_name: name }, pool.waitingCount);
       },
     });
     new Gauge({
@@ -119,7 +120,7 @@ export class Metrics {
       registers,
       collect() {
         this.reset();
-        for (const { name, pool } of metrics.pools) {
+        for (const { name, pool } of pools()) {
           const max = (pool as { options?: { max?: unknown } }).options?.max;
           if (typeof max === 'number') this.set({ pool_name: name }, max);
         }
@@ -144,9 +145,10 @@ export class Metrics {
       help: 'Seconds the longest-waiting due webhook delivery (pending, next attempt time passed, enabled endpoint) has waited since it fell due (0: none).',
       registers,
       async collect() {
-        if (!metrics.oldestPendingWebhook) return;
+        const read = oldestPendingWebhook();
+        if (!read) return;
         try {
-          this.set(await metrics.oldestPendingWebhook());
+          this.set(await read());
         } catch {
           // The database does not answer: the pool gauges and the 5xx ratio say so; keep the last value.
         }

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Controller, Get, Headers, Inject, Res } from '@nestjs/common';
-import { ApiHeader, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { CONFIG, Config } from '../../config';
 import { NotFoundError, UnauthenticatedError } from '../../errors/app-error';
@@ -33,8 +33,7 @@ export class MetricsController {
       'the Node.js process, and the business counters (`arcade_*`). Only with `Authorization: Bearer <METRICS_TOKEN>`; without METRICS_TOKEN set, 404.',
   })
   @ApiHeader({ name: 'Authorization', required: true, description: '`Bearer <METRICS_TOKEN>`' })
-  @ApiProduces('text/plain')
-  @ApiOkResponse({ description: 'Prometheus text format 0.0.4', schema: { type: 'string' } })
+  @ApiOkResponse({ description: 'Prometheus text format 0.0.4', content: { 'text/plain': { schema: { type: 'string' } } } })
   @ApiErrors({ 401: 'UNAUTHENTICATED: no bearer token, or not METRICS_TOKEN', 404: 'NOT_FOUND: metrics are off (METRICS_TOKEN is not set)' })
   async scrape(@Headers('authorization') authorization: string | undefined, @Res({ passthrough: true }) res: Response): Promise<string> {
     if (!this.expected || !this.metrics.registry) throw new NotFoundError('No such resource.');
