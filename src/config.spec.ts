@@ -170,4 +170,16 @@ describe('loadConfig', () => {
     // a bad value is loadConfig's to report; the pool still gets a size
     expect(threadPoolSize({ PASSWORD_HASH_CONCURRENCY: 'many' })).toBe(5);
   });
+
+  it('reads the operating variables (CONTRACT §23): metrics off without a token, the books check hourly (off in a test run), traces only with an endpoint', () => {
+    expect(loadConfig({}).observability).toEqual({ metricsToken: undefined, invariantCheckIntervalSeconds: 3600, otlpEndpoint: undefined });
+    expect(loadConfig({ NODE_ENV: 'test' }).observability.invariantCheckIntervalSeconds).toBe(0);
+    const set = loadConfig({ METRICS_TOKEN: 'a-token-of-16-chars!', INVARIANT_CHECK_INTERVAL_SECONDS: '600', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' });
+    expect(set.observability).toEqual({ metricsToken: 'a-token-of-16-chars!', invariantCheckIntervalSeconds: 600, otlpEndpoint: 'http://collector:4318' });
+    expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN/);
+    expect(() => loadConfig({ METRICS_TOKEN: 'has a space in it, long' })).toThrow(/METRICS_TOKEN/);
+    expect(() => loadConfig({ METRICS_TOKEN: 'short' })).not.toThrow(/short/);
+    expect(() => loadConfig({ INVARIANT_CHECK_INTERVAL_SECONDS: '-1' })).toThrow(/INVARIANT_CHECK_INTERVAL_SECONDS/);
+    expect(() => loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'grpc://collector:4317' })).toThrow(/OTEL_EXPORTER_OTLP_ENDPOINT/);
+  });
 });
