@@ -16,7 +16,7 @@ import { BenchService, benchServiceEnv, startBenchService } from './service';
  * each (A, B, then B, A, ...), so whatever the machine does meanwhile hits both alike. It reports
  * the median of each build's CPU time per request and req/s over the rounds, and B ÷ A.
  *
- *   npm run build && npx node dist/bench/compare.js <checkout A> <checkout B> [--rounds=6] [--seconds=3] [--pages] [--only=verify,heartbeat] [--node-a=<path>] [--node-b=<path>]
+ *   npm run build && npx node dist/bench/compare.js <checkout A> <checkout B> [--rounds=6] [--seconds=3] [--pages] [--only=verify,heartbeat] [--node-a=<path>] [--node-b=<path>] [--env-a=...] [--env-b=...]
  *
  * A checkout is a repository root with `npm ci` and `npm run build` done (a second one: `git
  * worktree add --detach ../before <commit>`). `--pages`: a build that has the page world also
@@ -26,6 +26,9 @@ import { BenchService, benchServiceEnv, startBenchService } from './service';
  * local receiver answering 200 (issue 31: insert-coin with and without a subscribed endpoint).
  * `--node-a`, `--node-b`: the Node binary each build runs on (default: the one running compare.js),
  * e.g. `--node-a=/usr/bin/node --node-b=node_modules/.bin/node` for Node 20 against 24.
+ * `--env-a`, `--env-b`: environment variables for one build's service, `NAME=value,NAME=value`;
+ * with the same checkout twice, one setting against another (issue 32: `. . --env-b=METRICS_TOKEN=...`,
+ * metrics on against off).
  * Uses DATABASE_URL's server when set, else an embedded PostgreSQL.
  */
 interface Build {
@@ -45,6 +48,14 @@ const log = (line: string) => process.stderr.write(`[compare] ${line}\n`);
 const arg = (name: string, fallback: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback);
 const option = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const only = option('only')?.split(',');
+/** `--env-a`/`--env-b`: `NAME=value,NAME=value` for one build's service. */
+const envOption = (name: Build['name']): Record<string, string> =>
+  Object.fromEntries(
+    (option(`env-${name.toLowerCase()}`) ?? '')
+      .split(',')
+      .filter((pair) => pair.includes('='))
+      .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+  );
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /** The Node binary a build runs on, and its version (`node --version`), for the log and the report. */
@@ -61,7 +72,7 @@ async function prepare(name: Build['name'], checkout: string, databaseUrl: strin
   // Seeding hashes passwords; the rounds measure a fresh process, as `npm run bench` does.
   // --webhook-b: B's developer has one endpoint subscribed to insertion.created, answering 200 on this machine.
   const webhook = name === 'B' && webhookReceiverUrl ? webhookReceiverUrl : undefined;
-  const env = { ...benchServiceEnv(databaseUrl, seed.ADMIN), ...(webhook ? { WEBHOOK_ALLOW_PRIVATE: 'true' } : {}) };
+  const env = { ...benchServiceEnv(databaseUrl, seed.ADMIN), ...(webhook ? { WEBHOOK_ALLOW_PRIVATE: 'true' } : {}), ...envOption(name) };
   const seeding = await startBenchService(env, [], checkout, node.path);
   const world = await seed.seedWorld(seeding.url);
   if (webhook) await world.developer.post('/api/portal/webhooks', { url: webhook, events: ['insertion.created'] });
@@ -81,7 +92,8 @@ async function prepare(name: Build['name'], checkout: string, databaseUrl: strin
   const warmups: LoadOptions['next'][] = Object.values(scenarios);
   if (pageWorld) warmups.push(pageRequests('/developer', pageWorld.developer.cookie), pageRequests('/me', pageWorld.player.cookie));
   for (const next of warmups) await runLoad({ url: service.url, connections: 10, duration: 3, next, rssMb: service.rssMb });
-  log(`${name}: ${checkout} on Node ${node.version} (${node.path}), ${sessions.length} play sessions${pageWorld ? ', pages rendered' : ''}, pid ${service.pid}`);
+  const extra = Object.keys(envOption(name));
+  log(`${name}: ${checkout} on Node ${node.version} (${node.path}), ${sessions.length} play sessions${pageWorld ? ', pages rendered' : ''}${extra.length > 0 ? `, with ${extra.join(', ')} set` : ''}, pid ${service.pid}`);
   return { name, node: node.version, service, scenarios, samples: { health: [], heartbeat: [], 'insert-coin': [], board: [], verify: [] } };
 }
 
@@ -104,7 +116,7 @@ async function main(): Promise<void> {
     webhookReceiverUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/bench-webhook`;
   }
   const [checkoutA, checkoutB] = process.argv.slice(2).filter((a) => !a.startsWith('--'));
-  if (!checkoutA || !checkoutB) throw new Error('usage: node dist/bench/compare.js <checkout A> <checkout B> [--rounds=6] [--seconds=3] [--pages] [--only=verify,heartbeat] [--node-a=<path>] [--node-b=<path>]');
+  if (!checkoutA || !checkoutB) throw new Error('usage: node dist/bench/compare.js <checkout A> <checkout B> [--rounds=6] [--seconds=3] [--pages] [--only=verify,heartbeat] [--node-a=<path>] [--node-b=<path>] [--env-a=NAME=value,...] [--env-b=NAME=value,...]');
   const rounds = arg('rounds', 6);
   const unknown = only?.filter((name) => !(SCENARIOS as readonly string[]).includes(name)) ?? [];
   if (unknown.length > 0) throw new Error(`--only: no scenario ${unknown.join(', ')} (there are ${SCENARIOS.join(', ')})`);
