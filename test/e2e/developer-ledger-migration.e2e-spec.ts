@@ -94,9 +94,9 @@ describe('migration: chain the ledgers and move earnings into the developer ledg
       expect(new Set(before.developer.filter((e) => e.developer_id === devA).map((e) => e.shard)).size).toBe(shardOfAlice === shardOfBob ? 1 : 2);
       expect(new Set(before.wallet.map((e) => e.kind))).toEqual(new Set(['credit', 'debit', 'void', 'purchase', 'refund']));
 
-      // Back to the schema before issue 30: the hashes, the developer ledger and the payouts (and the webhooks and their job runners after them) are gone, the money stays.
+      // Back to the schema before issue 30: the hashes, the developer ledger and the payouts (and the webhooks, their job runners and their pending index after them) are gone, the money stays.
       const undo = MIGRATIONS.length - MIGRATIONS.indexOf(ChainLedgerEntries1796890000000);
-      expect(undo).toBe(5);
+      expect(undo).toBe(6);
       for (let i = 0; i < undo; i++) await dataSource.undoLastMigration({ transaction: 'each' });
       const gone = await db.query(
         `SELECT to_regclass('developer_ledger_entries') AS entries, to_regclass('developer_balances') AS balances,
@@ -106,7 +106,7 @@ describe('migration: chain the ledgers and move earnings into the developer ledg
       );
       expect(gone.rows[0]).toEqual({ entries: null, balances: null, hash_columns: 0, earnings: 6, voids: 2, wallet_entries: before.wallet.length });
 
-      expect(await runMigrations(dataSource)).toEqual(['ChainLedgerEntries1796890000000', 'AddDeveloperLedger1796900000000', 'AddPayouts1796910000000', 'AddWebhooks1797000000000', 'AddJobRunners1797010000000']);
+      expect(await runMigrations(dataSource)).toEqual(['ChainLedgerEntries1796890000000', 'AddDeveloperLedger1796900000000', 'AddPayouts1796910000000', 'AddWebhooks1797000000000', 'AddJobRunners1797010000000', 'AddWebhookPendingIndex1797100000000']);
       expect(await snapshot(db)).toEqual(before);
       expect(await findChainBreaks(db)).toEqual([]);
       expect((await checkInvariants(db)).violations).toEqual([]);
