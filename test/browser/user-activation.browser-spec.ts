@@ -130,14 +130,28 @@ describe('only the player spends coins: insert-coin needs the player\'s own gest
 
   const reportsOf = (kind: Report['kind']) => games.reports.filter((r) => r.kind === kind);
 
-  /** A raw mouse click inside the game's frame: no script runs in either page to find the spot. */
+  /**
+   * A raw mouse click in the middle of the game's frame: no script runs in either page to find the
+   * spot. The frame's box is read until two reads 100 ms apart agree, so a host page still laying
+   * out (its message line filling in on a loaded machine) cannot move the frame from under the click.
+   */
   async function clickInGame(page: Page): Promise<void> {
     const cdp = await page.context().newCDPSession(page);
-    const { root } = await cdp.send('DOM.getDocument', { depth: 0 });
-    const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector: '[data-testid="game-frame"]' });
-    const { model } = await cdp.send('DOM.getBoxModel', { nodeId });
-    const [left, top] = model.content as number[];
-    await page.mouse.click(left + 20, top + 20);
+    const frameBox = async () => {
+      const { root } = await cdp.send('DOM.getDocument', { depth: 0 });
+      const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector: '[data-testid="game-frame"]' });
+      const { model } = await cdp.send('DOM.getBoxModel', { nodeId });
+      const [left, top, right, , , bottom] = model.content as number[];
+      return { x: (left + right) / 2, y: (top + bottom) / 2 };
+    };
+    let box = await frameBox();
+    for (let i = 0; i < 30; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      const again = await frameBox();
+      if (again.x === box.x && again.y === box.y) break;
+      box = again;
+    }
+    await page.mouse.click(box.x, box.y);
     await cdp.detach();
   }
 
