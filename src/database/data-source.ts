@@ -4,6 +4,7 @@ import type { Config } from '../config';
 import { MIGRATIONS } from '../../migrations';
 import { AppSetting } from './app-setting.entity';
 import { PlainNamingStrategy } from './naming-strategy';
+import { rememberPools, watchedPg } from './pools';
 
 /**
  * The entities: each module's own, found by their file name (`src/modules/<m>/*.entity.ts`, or
@@ -33,8 +34,10 @@ export interface DataSourceHooks {
  */
 export function createDataSource(url: string, config: DataSourceConfig, hooks: DataSourceHooks = {}): DataSource {
   const readUrls = config.databaseReadUrls ?? [];
-  return new DataSource({
+  const pg = watchedPg(url, readUrls);
+  const dataSource = new DataSource({
     type: 'postgres',
+    driver: pg.driver,
     ...(readUrls.length > 0
       ? {
           replication: {
@@ -70,6 +73,8 @@ export function createDataSource(url: string, config: DataSourceConfig, hooks: D
       application_name: 'arcade-coin-service',
     },
   });
+  rememberPools(dataSource, pg.pools);
+  return dataSource;
 }
 
 /** Applies pending migrations once, even when several instances start at the same moment. */

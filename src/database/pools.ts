@@ -1,16 +1,39 @@
-import type { Pool } from 'pg';
+import * as pg from 'pg';
 import type { DataSource } from 'typeorm';
-import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+
+export interface NamedPool {
+  /** `primary`, or `replica1`... in DATABASE_READ_URLS' order. */
+  name: string;
+  pool: pg.Pool;
+}
+
+/** The pools each data source made, as `watchedPg` saw them made. */
+const made = new WeakMap<DataSource, NamedPool[]>();
 
 /**
- * The data source's `pg` pools, by name: `primary`, and `replica1`... with DATABASE_READ_URLS.
- * TypeORM's PostgresDriver keeps them in its public `master` and `slaves` fields; the metrics read
- * pg's public counters of each (totalCount, idleCount, waitingCount) when Prometheus scrapes.
+ * `pg` as TypeORM's public `driver` option takes it (in place of `require('pg')`): the same module,
+ * whose `Pool` records every pool the data source makes under its name (the primary's URL, or a
+ * replica's place in `readUrls`). The metrics read pg's public counters of each (totalCount,
+ * idleCount, waitingCount) when Prometheus scrapes; nothing of TypeORM's own fields is read.
  */
-export function databasePools(dataSource: DataSource): { name: string; pool: Pool }[] {
-  const driver = dataSource.driver as PostgresDriver;
-  const pools: { name: string; pool: Pool }[] = [];
-  if (driver.master) pools.push({ name: 'primary', pool: driver.master as Pool });
-  (driver.slaves ?? []).forEach((pool: Pool, index: number) => pools.push({ name: `replica${index + 1}`, pool }));
-  return pools;
+export function watchedPg(primaryUrl: string, readUrls: readonly string[]): { driver: typeof pg; pools: NamedPool[] } {
+  const pools: NamedPool[] = [];
+  class WatchedPool extends pg.Pool {
+    constructor(options?: pg.PoolConfig) {
+      super(options);
+      const replica = readUrls.indexOf(options?.connectionString ?? '');
+      pools.push({ name: replica >= 0 && options?.connectionString !== primaryUrl ? `replica${replica + 1}` : 'primary', pool: this });
+    }
+  }
+  return { driver: Object.assign(Object.create(pg) as typeof pg, { Pool: WatchedPool }), pools };
+}
+
+/** Files the pools `watchedPg` records under the data source they were made for. */
+export function rememberPools(dataSource: DataSource, pools: NamedPool[]): void {
+  made.set(dataSource, pools);
+}
+
+/** The data source's `pg` pools, by name (those made since it initialized). */
+export function databasePools(dataSource: DataSource): NamedPool[] {
+  return made.get(dataSource) ?? [];
 }
