@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
 import { ID_DOC, IdProperty, PageCursorProperty, PageLimitProperty } from '../../http/params';
@@ -18,6 +19,14 @@ const URL_DOC = {
 const DESCRIPTION_DOC = { description: `At most ${WEBHOOK_DESCRIPTION_MAX_LENGTH} characters`, example: 'Production backend', maxLength: WEBHOOK_DESCRIPTION_MAX_LENGTH };
 const eventsMessage = { message: `each event type is one of ${WEBHOOK_EVENT_TYPES.join(', ')}` };
 
+/** An endpoint's event types, as creating and changing it take them (each says when they may be left out). */
+const WebhookEvents = () =>
+  applyDecorators(ArrayMinSize(1), ArrayMaxSize(WEBHOOK_EVENT_TYPES.length), ArrayUnique(), IsIn([...WEBHOOK_EVENT_TYPES], { each: true, ...eventsMessage }));
+
+/** An endpoint's description: optional, null for none. */
+const WebhookDescription = () =>
+  applyDecorators(ApiPropertyOptional({ ...DESCRIPTION_DOC, type: 'string', nullable: true }), IsOptional(), IsString(), MaxLength(WEBHOOK_DESCRIPTION_MAX_LENGTH));
+
 export class CreateWebhookDto {
   @ApiProperty(URL_DOC)
   @IsString()
@@ -27,16 +36,10 @@ export class CreateWebhookDto {
   @ApiPropertyOptional(EVENTS_DOC)
   @IsOptional()
   @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(WEBHOOK_EVENT_TYPES.length)
-  @ArrayUnique()
-  @IsIn([...WEBHOOK_EVENT_TYPES], { each: true, ...eventsMessage })
+  @WebhookEvents()
   events?: string[];
 
-  @ApiPropertyOptional({ ...DESCRIPTION_DOC, type: 'string', nullable: true })
-  @IsOptional()
-  @IsString()
-  @MaxLength(WEBHOOK_DESCRIPTION_MAX_LENGTH)
+  @WebhookDescription()
   description?: string | null;
 }
 
@@ -50,16 +53,10 @@ export class UpdateWebhookDto {
   @ApiPropertyOptional(EVENTS_DOC)
   @ValidateIf((_, value) => value !== undefined)
   @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(WEBHOOK_EVENT_TYPES.length)
-  @ArrayUnique()
-  @IsIn([...WEBHOOK_EVENT_TYPES], { each: true, ...eventsMessage })
+  @WebhookEvents()
   events?: string[];
 
-  @ApiPropertyOptional({ ...DESCRIPTION_DOC, type: 'string', nullable: true })
-  @IsOptional()
-  @IsString()
-  @MaxLength(WEBHOOK_DESCRIPTION_MAX_LENGTH)
+  @WebhookDescription()
   description?: string | null;
 
   @ApiPropertyOptional({ description: 'false: nothing is recorded for it; true again: its pending deliveries resume' })
