@@ -25,7 +25,8 @@ export function watchedPg(primaryUrl: string, readUrls: readonly string[]): { dr
       pools.push({ name: replica >= 0 && options?.connectionString !== primaryUrl ? `replica${replica + 1}` : 'primary', pool: this });
     }
   }
-  return { driver: Object.assign(Object.create(pg) as typeof pg, { Pool: WatchedPool }), pools };
+  // An own property over the module's (compiled imports expose it through a getter, which cannot be assigned).
+  return { driver: Object.create(pg, { Pool: { value: WatchedPool, enumerable: true } }) as typeof pg, pools };
 }
 
 /** Files the pools `watchedPg` records under the data source they were made for. */
