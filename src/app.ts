@@ -13,14 +13,13 @@ import { installJobQueue } from './database/job-queue';
 import { createDataSource, runMigrations } from './database/data-source';
 import { refuseSuperuserWithoutOwner } from './database/superuser-check';
 import { AllExceptionsFilter } from './errors/all-exceptions.filter';
-import { AppLogger, createRootLogger, requestLogging, requestScope } from './http/logging';
+import { AppLogger, createRootLogger, requestLifecycle, requestScope } from './http/logging';
 import { databasePools } from './database/pools';
-import { httpMetrics } from './observability/http-metrics';
+import { httpDurationRecorder } from './observability/http-metrics';
 import { Metrics } from './observability/metrics';
 import { cachePolicy } from './http/cache-policy';
 import { jsonBody } from './http/json-body';
 import { serveOpenApi } from './http/openapi';
-import { requestDeadline } from './http/request-deadline';
 import { applyServerTimeouts } from './http/server-timeouts';
 import { AppValidationPipe } from './http/validation.pipe';
 import type { Clock } from './modules/rate-limits';
@@ -119,9 +118,8 @@ export async function createApp(config: Config & { databaseUrl: string }, option
     abortOnError: false,
   });
   nest.useLogger(new AppLogger(logger));
-  // First, so the duration covers every middleware; one observe per request.
-  if (metrics.httpDuration) nest.use(httpMetrics(metrics.httpDuration));
-  nest.use(requestLogging(logger));
+  // First: the request id, the deadline, and when it ends the duration's observe (metrics on) and the log line.
+  nest.use(requestLifecycle(logger, { deadlineMs: options.requestDeadlineMs, record: metrics.httpDuration && httpDurationRecorder(metrics.httpDuration) }));
   nest.disable('x-powered-by');
   applyServerTimeouts(nest.getHttpServer());
   nest.set('trust proxy', config.trustProxy);
@@ -146,7 +144,6 @@ export async function createApp(config: Config & { databaseUrl: string }, option
     (req.path === '/docs' || req.path.startsWith('/docs/') ? docsHeaders : apiHeaders)(req, res, next),
   );
   nest.use(cachePolicy());
-  nest.use(requestDeadline(options.requestDeadlineMs));
   let draining = false;
   nest.use((_req: express.Request, res: express.Response, next: express.NextFunction) => {
     if (draining) res.setHeader('Connection', 'close');

@@ -4,8 +4,11 @@ import type { NextFunction, Request, Response } from 'express';
 import pino, { Logger as Pino } from 'pino';
 import type PinoPretty from 'pino-pretty';
 import type { Config } from '../config';
+import { toFlatError } from '../errors/all-exceptions.filter';
+import { ServiceUnavailableError } from '../errors/app-error';
 import { tracing } from '../observability/tracing-hooks';
 import { loggerFor, REQUEST_ID, requestContext } from './request-context';
+import { REQUEST_DEADLINE_MS } from './request-deadline';
 
 /**
  * The one structured logger (pino): JSON lines on stdout, or, when stdout is a terminal (a person
@@ -45,40 +48,59 @@ export function createRootLogger(config: Pick<Config, 'logLevel'>, options: { pr
 /** Nest's start-up chatter, one line per module and route: useful when debugging, noise otherwise. */
 const DEBUG_CONTEXTS = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer']);
 
+/** What a metrics recorder is told when a request ends (src/observability/http-metrics.ts). */
+export type RequestRecorder = (req: Request, res: Response, seconds: number) => void;
+
 /**
- * A request id per request (a well-formed incoming `X-Request-Id`: 1 to 128 characters from `!` to
- * `~`; else a new one), sent back as `X-Request-Id` on every answer (errors and pages too), and one
- * line per finished request: `request completed` at info, `request errored` at error for a 5xx,
- * with `reqId` (and `trace_id` when traces are on). Health checks are not logged.
+ * Each request's life, in one middleware installed first (one closure and one `close` listener per
+ * request, where three middlewares with five listeners did this before: on the cheapest route that
+ * was measurable, docs/performance.md):
+ * - a request id (a well-formed incoming `X-Request-Id`: 1 to 128 characters from `!` to `~`; else
+ *   a new one), sent back as `X-Request-Id` on every answer (errors and pages too);
+ * - the request's deadline (CONTRACT §16.29): past `deadlineMs` (9 s) it answers 503, whatever is
+ *   running (guards included). The work itself is bounded by the database's statement timeout;
+ *   this is the backstop. A handler that finishes after it finds the answer sent and its own
+ *   reply is dropped (`deadlinePassed`, see the exception filter);
+ * - when it ends (`close`, which Node emits after `finish` too): the metrics' `record`, when
+ *   metrics are on, with the whole duration; and one log line, `request completed` (or `request
+ *   aborted`) at info, `request errored` at error for a 5xx, with `reqId` (and `trace_id` when
+ *   traces are on). Health checks are not logged.
  *
  * Written by hand instead of pino-http and nestjs-pino: those built a child logger (serialising and
  * redacting the request) for every request whether anything was logged or not, about 100 us of CPU
  * per request on the 2-core VM (docs/performance.md). Here the request's child logger is made only
- * when the request writes a line (`requestScope` and `loggerFor`).
+ * when the request writes a line (`requestScope` and `loggerFor`). The deadline was an rxjs
+ * interceptor once: any global interceptor makes Nest run every request through rxjs (about 4% of
+ * the service's CPU under load).
  */
-export function requestLogging(logger: Pino) {
+export function requestLifecycle(logger: Pino, options: { deadlineMs?: number; record?: RequestRecorder } = {}) {
+  const deadlineMs = options.deadlineMs ?? REQUEST_DEADLINE_MS;
+  const record = options.record;
   return (req: Request & { id?: string }, res: Response, next: NextFunction): void => {
+    const started = performance.now();
     const incoming = req.headers['x-request-id'];
     const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     req.id = id;
     res.setHeader('X-Request-Id', id);
     const url = req.originalUrl ?? req.url ?? '';
-    if (!url.startsWith('/health/')) {
-      const started = Date.now();
-      const traceId = tracing.traceId?.();
-      let logged = false;
-      const done = (): void => {
-        if (logged) return;
-        logged = true;
-        const failed = res.statusCode >= 500;
-        const level = failed ? 'error' : 'info';
-        if (!logger.isLevelEnabled(level)) return;
-        const fields = { reqId: id, ...(traceId ? { trace_id: traceId } : {}), req: { method: req.method, path: url.split('?')[0] }, res: { statusCode: res.statusCode }, responseTime: Date.now() - started };
-        logger[level](fields, failed ? 'request errored' : res.writableFinished ? 'request completed' : 'request aborted');
-      };
-      res.once('finish', done);
-      res.once('close', done);
-    }
+    const traceId = tracing.traceId?.();
+    const deadline = setTimeout(() => {
+      if (res.headersSent) return;
+      res.locals.deadlinePassed = true;
+      const { status, body, headers } = toFlatError(new ServiceUnavailableError('The request took too long; try again shortly.'));
+      res.set(headers).status(status).json(body);
+    }, deadlineMs);
+    res.once('close', () => {
+      clearTimeout(deadline);
+      const elapsed = performance.now() - started;
+      record?.(req, res, elapsed / 1000);
+      if (url.startsWith('/health/')) return;
+      const failed = res.statusCode >= 500;
+      const level = failed ? 'error' : 'info';
+      if (!logger.isLevelEnabled(level)) return;
+      const fields = { reqId: id, ...(traceId ? { trace_id: traceId } : {}), req: { method: req.method, path: url.split('?')[0] }, res: { statusCode: res.statusCode }, responseTime: Math.round(elapsed) };
+      logger[level](fields, failed ? 'request errored' : res.writableFinished ? 'request completed' : 'request aborted');
+    });
     next();
   };
 }
