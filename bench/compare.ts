@@ -26,6 +26,7 @@ import { BenchService, benchServiceEnv, startBenchService } from './service';
  * local receiver answering 200 (issue 31: insert-coin with and without a subscribed endpoint).
  * `--node-a`, `--node-b`: the Node binary each build runs on (default: the one running compare.js),
  * e.g. `--node-a=/usr/bin/node --node-b=node_modules/.bin/node` for Node 20 against 24.
+ * `--keep`: the two databases are not dropped at the end (their names are logged).
  * `--env-a`, `--env-b`: environment variables for one build's service, `NAME=value,NAME=value`;
  * with the same checkout twice, one setting against another (issue 32: `. . --env-b=METRICS_TOKEN=...`,
  * metrics on against off).
@@ -158,7 +159,9 @@ async function main(): Promise<void> {
     );
   } finally {
     for (const build of builds) await build.service.stop();
-    for (const name of Object.values(names)) await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    // --keep: the two databases stay, for a look at what the rounds left (pg_stat_user_tables, a pgbench of their statements).
+    if (process.argv.includes('--keep')) log(`kept databases ${Object.values(names).join(', ')}`);
+    else for (const name of Object.values(names)) await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     await admin.end();
     await server.dispose();
   }
