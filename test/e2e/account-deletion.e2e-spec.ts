@@ -99,7 +99,7 @@ describe('deleting my account', () => {
     expect(await count('SELECT 1 FROM insertions WHERE id = $1 AND player_id = $2', [insertionId, ada.playerId])).toBe(1);
     expect(await count('SELECT 1 FROM developer_earnings WHERE insertion_id = $1', [insertionId])).toBe(1);
     const erasure = await t.db.query("SELECT actor_id, target_id, details FROM audit_log WHERE action = 'user.erase' AND target_id = $1", [ada.accountId]);
-    expect(erasure.rows).toEqual([{ actor_id: ada.accountId, target_id: ada.accountId, details: { forfeitedCoins: 28, revokedKeys: 0 } }]);
+    expect(erasure.rows).toEqual([{ actor_id: ada.accountId, target_id: ada.accountId, details: { forfeitedCoins: 28, revokedKeys: 0, removedWebhooks: 0 } }]);
     expect(await count('SELECT 1 FROM audit_log WHERE target_id = $1 OR actor_id::text = $1', [ada.accountId])).toBe(auditBefore + 1);
     expect(JSON.stringify(erasure.rows)).not.toContain(ada.email);
     // The audit view copes with an erased actor.
@@ -141,11 +141,16 @@ describe('deleting my account', () => {
     expect((await accountRow(ada.accountId)).email).toBeNull();
   });
 
-  it("a developer without a published game: its API keys are revoked and refused, each audited, and unpublished games stay the developer's", async () => {
+  it("a developer without a published game: its API keys are revoked and refused, each audited, its webhook endpoints deleted, and unpublished games stay the developer's", async () => {
     const dev = await createDeveloper(t);
     const draft = await createGame(t, dev);
     const live = await createApiKey(t, dev, 'live');
     const test = await createApiKey(t, dev, 'test');
+    for (const url of ['https://hooks.example.com/a', 'https://hooks.example.com/b']) {
+      await t.http().post('/api/portal/webhooks').set('Cookie', dev.cookie).send({ url, events: ['insertion.voided'] }).expect(201);
+    }
+    const other = await createDeveloper(t);
+    await t.http().post('/api/portal/webhooks').set('Cookie', other.cookie).send({ url: 'https://hooks.example.com/c', events: ['insertion.voided'] }).expect(201);
     await t.http().get('/api/v1/sessions/00000000-0000-4000-8000-000000000000').set('Authorization', `Bearer ${live.key}`).expect(404);
 
     await del(dev.cookie, { currentPassword: dev.password, confirm: CONFIRM }).expect(204);
@@ -156,7 +161,9 @@ describe('deleting my account', () => {
     }
     expect(await count('SELECT 1 FROM api_keys WHERE developer_id = $1 AND revoked_at IS NULL', [dev.developerId])).toBe(0);
     expect(await count("SELECT 1 FROM audit_log WHERE action = 'key.revoke' AND actor_id = $1", [dev.accountId])).toBe(2);
-    expect(await count("SELECT 1 FROM audit_log WHERE action = 'user.erase' AND target_id = $1", [dev.accountId])).toBe(1);
+    expect(await count("SELECT 1 FROM audit_log WHERE action = 'user.erase' AND target_id = $1 AND details = $2", [dev.accountId, { forfeitedCoins: 0, revokedKeys: 2, removedWebhooks: 2 }])).toBe(1);
+    expect(await count('SELECT 1 FROM webhook_endpoints WHERE developer_id = $1 AND (deleted_at IS NULL OR enabled)', [dev.developerId])).toBe(0);
+    expect(await count('SELECT 1 FROM webhook_endpoints WHERE developer_id = $1 AND deleted_at IS NULL AND enabled', [other.developerId])).toBe(1);
     expect(await count('SELECT 1 FROM games WHERE id = $1 AND developer_id = $2', [draft.gameId, dev.developerId])).toBe(1);
     expect((await t.db.query('SELECT display_name FROM developers WHERE id = $1', [dev.developerId])).rows).toEqual([{ display_name: 'Erased developer' }]);
     expect((await checkInvariants(t.db)).violations).toEqual([]);

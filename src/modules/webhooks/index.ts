@@ -6,3 +6,4 @@ export { WebhookOutbox } from './webhook-outbox';
 export type { OutboxEvent } from './webhook-outbox';
 export { WEBHOOK_EVENT_TYPES } from './webhook.rules';
 export type { WebhookEventType } from './webhook.rules';
+export { deleteWebhooksOfErasedDeveloper } from './account-data';
