@@ -32,7 +32,9 @@ describe('downloading my data', () => {
        UNION ALL SELECT encode(k.key_hash, 'hex') FROM api_keys k JOIN developers d ON d.id = k.developer_id WHERE d.account_id = $1
        UNION ALL SELECT encode(k.key_hash, 'base64') FROM api_keys k JOIN developers d ON d.id = k.developer_id WHERE d.account_id = $1
        UNION ALL SELECT secret FROM two_factor_settings WHERE account_id = $1 AND secret IS NOT NULL
-       UNION ALL SELECT pending_secret FROM two_factor_settings WHERE account_id = $1 AND pending_secret IS NOT NULL`,
+       UNION ALL SELECT pending_secret FROM two_factor_settings WHERE account_id = $1 AND pending_secret IS NOT NULL
+       UNION ALL SELECT w.secret FROM webhook_endpoints w JOIN developers d ON d.id = w.developer_id WHERE d.account_id = $1
+       UNION ALL SELECT w.previous_secret FROM webhook_endpoints w JOIN developers d ON d.id = w.developer_id WHERE d.account_id = $1 AND w.previous_secret IS NOT NULL`,
       [accountId],
     );
     return rows.rows.map((row) => row.secret);
@@ -82,7 +84,7 @@ describe('downloading my data', () => {
     expect(text).not.toMatch(/password_?hash|token_?hash|key_?hash|"secret"|argon2/i);
   });
 
-  it('a developer: games, versions, achievements, keys without their secret or hash, and earnings', async () => {
+  it('a developer: games, versions, achievements, keys without their secret or hash, earnings, the payout method, payouts and webhook endpoints without their secrets', async () => {
     const dev = await createDeveloper(t, { displayName: 'Export Studio' });
     const game = await publishGame(t, dev, { coinsPerCredit: 3 });
     await createAchievement(t, dev, game.gameId, { key: 'first' });
@@ -91,6 +93,9 @@ describe('downloading my data', () => {
     const fan = await signUpVerifiedPlayer(t);
     await fundPlayer(t, fan, 10);
     const { insertionId } = await paidSession(t, fan, game.slug);
+    await t.http().put('/api/portal/payout-method').set('Cookie', dev.cookie).send({ kind: 'stripe', accountId: 'acct_1Export' }).expect(200);
+    const hook = (await t.http().post('/api/portal/webhooks').set('Cookie', dev.cookie).send({ url: 'https://hooks.example.com/export', events: ['insertion.voided'] }).expect(201)).body;
+    const rotated = (await t.http().post(`/api/portal/webhooks/${hook.webhookId}/rotate-secret`).set('Cookie', dev.cookie).expect(200)).body;
 
     const res = await exportOf(dev.cookie).expect(200);
 
@@ -102,7 +107,12 @@ describe('downloading my data', () => {
     expect(developer.keys.map((k: { id: string }) => k.id).sort()).toEqual([live.id, test.id].sort());
     for (const key of developer.keys) expect(Object.keys(key).sort()).toEqual(['createdAt', 'id', 'kind', 'lastUsedAt', 'name', 'prefix', 'revokedAt']);
     expect(developer.earnings).toEqual([expect.objectContaining({ insertionId, gameId: game.gameId, coins: 3, voided: false })]);
-    for (const secret of [live.key, test.key, ...(await storedSecrets(dev.accountId))]) expect(res.text).not.toContain(secret);
+    expect(developer.payoutMethod).toEqual({ kind: 'stripe', accountId: 'acct_1Export', updatedAt: expect.any(String) });
+    expect(developer.payouts).toEqual([]);
+    expect(developer.webhooks).toEqual([
+      { id: hook.webhookId, url: 'https://hooks.example.com/export', events: ['insertion.voided'], description: null, enabled: true, createdAt: hook.createdAt, lastSuccessAt: null, deletedAt: null },
+    ]);
+    for (const secret of [live.key, test.key, hook.secret, rotated.secret, ...(await storedSecrets(dev.accountId))]) expect(res.text).not.toContain(secret);
   });
 
   it('an account without a player or developer profile: player, wallet and developer null, lists empty', async () => {

@@ -2190,7 +2190,7 @@ export interface components {
             achievements: {
                 [key: string]: unknown;
             }[];
-            /** @description The developer profile; null when the account has none. API keys without their secret or hash */
+            /** @description The developer profile; null when the account has none. API keys without their secret or hash; webhook endpoints without their signing secrets */
             developer: {
                 /** @description Achievement definitions */
                 achievements?: {
@@ -2213,8 +2213,20 @@ export interface components {
                 keys?: {
                     [key: string]: unknown;
                 }[];
+                /** @description Where payouts go (CONTRACT §22): kind (sandbox or stripe), accountId (the Stripe Connect account, or null), updatedAt; null when none is set */
+                payoutMethod?: {
+                    [key: string]: unknown;
+                } | null;
+                /** @description Payouts, oldest first: id, runId, amountMills, status, methodKind, methodAccountId, reference, failureReason, createdAt, paidAt, failedAt */
+                payouts?: {
+                    [key: string]: unknown;
+                }[];
                 /** @description Game versions */
                 versions?: {
+                    [key: string]: unknown;
+                }[];
+                /** @description Webhook endpoints, deleted ones included, oldest first: id, url, events, description, enabled, createdAt, lastSuccessAt, deletedAt */
+                webhooks?: {
                     [key: string]: unknown;
                 }[];
             } | null;

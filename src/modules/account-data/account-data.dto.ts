@@ -71,7 +71,7 @@ export class AccountDataExportDto {
   @ApiProperty({
     type: 'object',
     nullable: true,
-    description: 'The developer profile; null when the account has none. API keys without their secret or hash',
+    description: 'The developer profile; null when the account has none. API keys without their secret or hash; webhook endpoints without their signing secrets',
     properties: {
       id: { type: 'string', format: 'uuid' },
       displayName: { type: 'string' },
@@ -81,6 +81,14 @@ export class AccountDataExportDto {
       achievements: row('Achievement definitions'),
       keys: row('API keys: id, kind, name, prefix, createdAt, lastUsedAt, revokedAt'),
       earnings: row('Earnings, one per paid insertion: insertionId, gameId, coins, grossMills, earnedMills, createdAt, voided'),
+      payoutMethod: {
+        type: 'object',
+        additionalProperties: true,
+        nullable: true,
+        description: 'Where payouts go (CONTRACT §22): kind (sandbox or stripe), accountId (the Stripe Connect account, or null), updatedAt; null when none is set',
+      },
+      payouts: row('Payouts, oldest first: id, runId, amountMills, status, methodKind, methodAccountId, reference, failureReason, createdAt, paidAt, failedAt'),
+      webhooks: row('Webhook endpoints, deleted ones included, oldest first: id, url, events, description, enabled, createdAt, lastSuccessAt, deletedAt'),
     },
   })
   developer!: Record<string, unknown> | null;

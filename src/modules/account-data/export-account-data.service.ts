@@ -5,10 +5,12 @@ import { unlocksExport, type UnlockExport } from '../achievements';
 import { developerExport, type DeveloperExport } from '../developer-portal';
 import { accountExport, loginSessionsExport, playerExport, type AccountExport, type LoginSessionExport, type PlayerExport } from '../identity';
 import { purchasesExport, type PurchaseExport } from '../payments';
+import { payoutsExport, type PayoutsExport } from '../payouts';
 import { playSessionsExport, type PlaySessionExport } from '../play-sessions';
 import { RateLimiter } from '../rate-limits';
 import { scoresExport, type ScoreExport } from '../scoring';
 import { earningsExport, walletExport, type EarningExport, type WalletExport } from '../wallet';
+import { webhooksExport, type WebhookExport } from '../webhooks';
 
 /** `GET /api/me/export` (CONTRACT §20): everything the service keeps about the account, no secret and no hash. */
 export interface AccountDataExport {
@@ -21,7 +23,7 @@ export interface AccountDataExport {
   achievements: UnlockExport[];
   playSessions: PlaySessionExport[];
   loginSessions: LoginSessionExport[];
-  developer: (DeveloperExport & { earnings: EarningExport[] }) | null;
+  developer: (DeveloperExport & PayoutsExport & { earnings: EarningExport[]; webhooks: WebhookExport[] }) | null;
 }
 
 /**
@@ -55,7 +57,12 @@ export class ExportAccountDataService {
         achievements: player ? await unlocksExport(this.uow, player.id) : [],
         playSessions: player ? await playSessionsExport(this.uow, player.id) : [],
         loginSessions: await loginSessionsExport(this.uow, accountId),
-        developer: developer && { ...developer, earnings: await earningsExport(this.uow, developer.id) },
+        developer: developer && {
+          ...developer,
+          earnings: await earningsExport(this.uow, developer.id),
+          ...(await payoutsExport(this.uow, developer.id)),
+          webhooks: await webhooksExport(this.uow, developer.id),
+        },
       };
     });
   }

@@ -5,3 +5,5 @@ export type { BalanceView } from './payouts.service';
 export type { PayoutRow } from './payouts.repository';
 export { adminPayoutView, methodView, payoutView } from './payouts.views';
 export type { AdminPayoutView, PayoutMethodView, PayoutView } from './payouts.views';
+export { payoutsExport } from './account-data';
+export type { PayoutsExport } from './account-data';

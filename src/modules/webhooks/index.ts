@@ -6,4 +6,5 @@ export { WebhookOutbox } from './webhook-outbox';
 export type { OutboxEvent } from './webhook-outbox';
 export { WEBHOOK_EVENT_TYPES } from './webhook.rules';
 export type { WebhookEventType } from './webhook.rules';
-export { deleteWebhooksOfErasedDeveloper } from './account-data';
+export { deleteWebhooksOfErasedDeveloper, webhooksExport } from './account-data';
+export type { WebhookExport } from './account-data';
