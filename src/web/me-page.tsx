@@ -7,7 +7,7 @@ import type { UnlockedAchievement } from '../modules/achievements';
 import { levelOf, xpToNextLevel } from '../modules/identity';
 import type { LedgerEntryView, WalletPage } from '../modules/wallet';
 import { wholeNumberText } from '../http/pages/formats';
-import { ApiForm, Cell, Icon, Money, Submit, TextField, When } from '../http/pages/components';
+import { ApiForm, Cell, DataTable, Icon, Money, Submit, TextField, When } from '../http/pages/components';
 import { Layout, Viewer } from '../http/pages/layout';
 import { VerifyEmailNotice } from './verify-email-notice';
 
@@ -71,43 +71,26 @@ function WalletHistory(props: { wallet: WalletPage; olderPage: boolean }) {
   const { wallet } = props;
   return (
     <>
-      <table class="data">
-        <caption>Wallet history</caption>
-        <thead>
+      <DataTable
+        caption="Wallet history"
+        columns={['When', 'Entry', { label: 'Coins', num: true }, { label: 'Balance after', num: true }]}
+        rows={wallet.entries}
+        empty="No coins yet."
+        row={(entry) => (
           <tr>
-            <th scope="col">When</th>
-            <th scope="col">Entry</th>
-            <th scope="col" class="num">
-              Coins
-            </th>
-            <th scope="col" class="num">
-              Balance after
-            </th>
+            <Cell label="When">
+              <When at={entry.createdAt} />
+            </Cell>
+            <Cell label="Entry">{entryText(entry)}</Cell>
+            <Cell label="Coins" class="num">
+              {entry.delta > 0 ? `+${wholeNumberText(entry.delta)}` : wholeNumberText(entry.delta)}
+            </Cell>
+            <Cell label="Balance after" class="num">
+              {wholeNumberText(entry.balanceAfter)}
+            </Cell>
           </tr>
-        </thead>
-        <tbody>
-          {wallet.entries.length === 0 ? (
-            <tr>
-              <td colspan={4}>No coins yet.</td>
-            </tr>
-          ) : (
-            wallet.entries.map((entry) => (
-              <tr>
-                <Cell label="When">
-                  <When at={entry.createdAt} />
-                </Cell>
-                <Cell label="Entry">{entryText(entry)}</Cell>
-                <Cell label="Coins" class="num">
-                  {entry.delta > 0 ? `+${wholeNumberText(entry.delta)}` : wholeNumberText(entry.delta)}
-                </Cell>
-                <Cell label="Balance after" class="num">
-                  {wholeNumberText(entry.balanceAfter)}
-                </Cell>
-              </tr>
-            ))
-          )}
-        </tbody>
-      </table>
+        )}
+      />
       <p class="pager">
         {props.olderPage ? <a href="/me">Newest entries</a> : null}
         {wallet.nextBefore ? <a href={`/me?before=${encodeURIComponent(wallet.nextBefore)}`}>Older</a> : null}
@@ -150,43 +133,27 @@ function Purchases(props: { purchases: PurchaseRow[]; packs: CoinPack[]; canBuy:
     <section aria-labelledby="purchases-heading" id="purchases">
       <h2 id="purchases-heading">Purchases</h2>
       {props.canBuy && props.packs.length > 0 ? <BuyCoins id="me-buy-coins" packs={props.packs} returnTo="/me" /> : null}
-      <table class="data">
-        <caption class="visually-hidden">Purchases</caption>
-        <thead>
+      <DataTable
+        caption="Purchases"
+        captionHidden
+        columns={['When', { label: 'Coins', num: true }, { label: 'Price', num: true }, 'Status']}
+        rows={props.purchases}
+        empty="No purchases yet."
+        row={(purchase) => (
           <tr>
-            <th scope="col">When</th>
-            <th scope="col" class="num">
-              Coins
-            </th>
-            <th scope="col" class="num">
-              Price
-            </th>
-            <th scope="col">Status</th>
+            <Cell label="When">
+              <When at={purchase.createdAt} />
+            </Cell>
+            <Cell label="Coins" class="num">
+              {wholeNumberText(purchase.coins)}
+            </Cell>
+            <Cell label="Price" class="num">
+              <Money usd={purchase.priceUsd} />
+            </Cell>
+            <Cell label="Status">{purchase.status}</Cell>
           </tr>
-        </thead>
-        <tbody>
-          {props.purchases.length === 0 ? (
-            <tr>
-              <td colspan={4}>No purchases yet.</td>
-            </tr>
-          ) : (
-            props.purchases.map((purchase) => (
-              <tr>
-                <Cell label="When">
-                  <When at={purchase.createdAt} />
-                </Cell>
-                <Cell label="Coins" class="num">
-                  {wholeNumberText(purchase.coins)}
-                </Cell>
-                <Cell label="Price" class="num">
-                  <Money usd={purchase.priceUsd} />
-                </Cell>
-                <Cell label="Status">{purchase.status}</Cell>
-              </tr>
-            ))
-          )}
-        </tbody>
-      </table>
+        )}
+      />
     </section>
   );
 }

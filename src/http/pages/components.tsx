@@ -3,7 +3,7 @@
  * the page script (src/web/pages/api-forms.ts): its fields become the JSON body, the API's
  * `message` lands in the form's own `role="alert"`, and what the user typed stays.
  */
-import { h, type ComponentChildren } from 'preact';
+import { h, type ComponentChildren, type VNode } from 'preact';
 import { ICON_KEYS } from './icons';
 import { ICON_NODES, ICON_SVG_ATTRIBUTES, iconNode, type IconNode } from './icons';
 import { dateText, moneyText, shortIdText, timeOfDayText } from './formats';
@@ -292,5 +292,53 @@ export function Cell(props: { label: string; class?: string; children?: Componen
     <td data-label={props.label} class={props.class}>
       <div class="value">{props.children}</div>
     </td>
+  );
+}
+
+/** A column of a `DataTable`: its header, and `num` for figures (right-aligned, CONTRACT §17.2). */
+export type Column = string | { label: string; num?: boolean };
+
+/**
+ * The pages' table (CONTRACT §17): `<table class="data">` with its caption (`captionHidden`: for
+ * screen readers only, where a heading already names it), a header cell per column, the rows, or
+ * one row saying `empty` across every column when there are none. Each row is the page's own
+ * (`<tr>` of `Cell`s, whose labels the narrow layout shows).
+ */
+export function DataTable<T>(props: {
+  caption: string;
+  captionHidden?: boolean;
+  columns: readonly Column[];
+  rows: readonly T[];
+  empty: ComponentChildren;
+  row: (item: T) => VNode;
+  testId?: string;
+  class?: string;
+}) {
+  return (
+    <table class={props.class ? `data ${props.class}` : 'data'} data-testid={props.testId}>
+      <caption class={props.captionHidden ? 'visually-hidden' : undefined}>{props.caption}</caption>
+      <thead>
+        <tr>
+          {props.columns.map((column) =>
+            typeof column === 'string' ? (
+              <th scope="col">{column}</th>
+            ) : (
+              <th scope="col" class={column.num ? 'num' : undefined}>
+                {column.label}
+              </th>
+            ),
+          )}
+        </tr>
+      </thead>
+      <tbody>
+        {props.rows.length === 0 ? (
+          <tr>
+            <td colspan={props.columns.length}>{props.empty}</td>
+          </tr>
+        ) : (
+          props.rows.map(props.row)
+        )}
+      </tbody>
+    </table>
   );
 }

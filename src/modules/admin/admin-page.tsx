@@ -6,7 +6,7 @@
  * section shows (a search, a chosen game, a page of a list).
  */
 import type { ComponentChildren } from 'preact';
-import { ApiForm, Cell, Hidden, LongText, Money, NumberField, Select, Submit, TextField, When } from '../../http/pages/components';
+import { ApiForm, Cell, DataTable, Hidden, LongText, Money, NumberField, Select, Submit, TextField, When } from '../../http/pages/components';
 import { moneyText, wholeNumberText } from '../../http/pages/formats';
 import { millsToUsd } from '../wallet';
 import { ConfirmDialog, Echo } from '../../http/pages/confirm-dialog';
@@ -135,69 +135,55 @@ function ReviewSection(props: AdminPageProps) {
   return (
     <Section id="review" name="Review">
       <div id="review-region" data-region="">
-        <table class="data">
-          <caption>Pending versions</caption>
-          <thead>
-            <tr>
-              <th scope="col">Game</th>
-              <th scope="col">Version</th>
-              <th scope="col">Entry URL</th>
-              <th scope="col">Submitted</th>
-              <th scope="col">Decision</th>
+        <DataTable
+          caption="Pending versions"
+          columns={['Game', 'Version', 'Entry URL', 'Submitted', 'Decision']}
+          rows={items}
+          empty="No version waits for review."
+          row={(version) => (
+            <tr data-version-id={version.versionId}>
+              <Cell label="Game">
+                <div class="stack">
+                  <Words text={version.gameTitle} />
+                  <span class="mono">
+                    <LongText text={version.gameSlug} />
+                  </span>
+                </div>
+              </Cell>
+              <Cell label="Version">
+                <div class="stack">
+                  <span class="nowrap">{version.label}</span>
+                  <span class="mono id">
+                    <LongText text={version.versionId} short />
+                  </span>
+                </div>
+              </Cell>
+              <Cell label="Entry URL">
+                <span class="mono">
+                  <LongText text={version.entryUrl} />
+                </span>
+              </Cell>
+              <Cell label="Submitted">
+                <When at={version.createdAt} />
+              </Cell>
+              <Cell label="Decision">
+                <div class="actions">
+                  {/* §17.1: the host page plays this version as a preview (a test-mode play session) for an admin. */}
+                  <a class="button small secondary" href={`/play/${encodeURIComponent(version.gameSlug)}?version=${encodeURIComponent(version.versionId)}`}>
+                    Preview
+                  </a>
+                  <ApiForm method="POST" action={`/api/admin/versions/${encodeURIComponent(version.versionId)}/approve`} after="refresh" flash={`Approved ${version.gameTitle} ${version.label}: its developer can publish it now.`} class="row-action">
+                    <Submit>Approve</Submit>
+                  </ApiForm>
+                  <ApiForm method="POST" action={`/api/admin/versions/${encodeURIComponent(version.versionId)}/reject`} after="refresh" flash={`Rejected ${version.gameTitle} ${version.label}: its developer sees the reason.`} class="row-action reject">
+                    <TextField id={`reject-reason-${version.versionId}`} label="Reason" name="reason" optional hint="Optional, shown to the developer (at most 200 characters)." />
+                    <Submit variant="danger">Reject</Submit>
+                  </ApiForm>
+                </div>
+              </Cell>
             </tr>
-          </thead>
-          <tbody>
-            {items.length === 0 ? (
-              <tr>
-                <td colspan={5}>No version waits for review.</td>
-              </tr>
-            ) : (
-              items.map((version) => (
-                <tr data-version-id={version.versionId}>
-                  <Cell label="Game">
-                    <div class="stack">
-                      <Words text={version.gameTitle} />
-                      <span class="mono">
-                        <LongText text={version.gameSlug} />
-                      </span>
-                    </div>
-                  </Cell>
-                  <Cell label="Version">
-                    <div class="stack">
-                      <span class="nowrap">{version.label}</span>
-                      <span class="mono id">
-                        <LongText text={version.versionId} short />
-                      </span>
-                    </div>
-                  </Cell>
-                  <Cell label="Entry URL">
-                    <span class="mono">
-                      <LongText text={version.entryUrl} />
-                    </span>
-                  </Cell>
-                  <Cell label="Submitted">
-                    <When at={version.createdAt} />
-                  </Cell>
-                  <Cell label="Decision">
-                    <div class="actions">
-                      {/* §17.1: the host page plays this version as a preview (a test-mode play session) for an admin. */}
-                      <a class="button small secondary" href={`/play/${encodeURIComponent(version.gameSlug)}?version=${encodeURIComponent(version.versionId)}`}>
-                        Preview
-                      </a>
-                      <ApiForm method="POST" action={`/api/admin/versions/${encodeURIComponent(version.versionId)}/approve`} after="refresh" flash={`Approved ${version.gameTitle} ${version.label}: its developer can publish it now.`} class="row-action">
-                        <Submit>Approve</Submit>
-                      </ApiForm>
-                      <ApiForm method="POST" action={`/api/admin/versions/${encodeURIComponent(version.versionId)}/reject`} after="refresh" flash={`Rejected ${version.gameTitle} ${version.label}: its developer sees the reason.`} class="row-action reject">
-                        <TextField id={`reject-reason-${version.versionId}`} label="Reason" name="reason" optional hint="Optional, shown to the developer (at most 200 characters)." />
-                        <Submit variant="danger">Reject</Submit>
-                      </ApiForm>
-                    </div>
-                  </Cell>
-                </tr>
-              ))
-            )}
-          </tbody>
-        </table>
+          )}
+        />
         <NextPage href={nextCursor ? adminHref(props.state, { review: nextCursor }, 'review') : null} />
       </div>
     </Section>
@@ -228,72 +214,57 @@ function GamesSection(props: AdminPageProps) {
         />
       </form>
       <div id="games-region" data-region="">
-        <table class="data">
-          <caption>{state.gameQuery || state.gameStatus ? 'Games found' : 'All games, newest first'}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Title</th>
-              <th scope="col">Slug</th>
-              <th scope="col">Developer</th>
-              <th scope="col">Status</th>
-              <th scope="col">Created</th>
-              <th scope="col">Action</th>
+        <DataTable
+          caption={state.gameQuery || state.gameStatus ? 'Games found' : 'All games, newest first'}
+          columns={['Title', 'Slug', 'Developer', 'Status', 'Created', 'Action']}
+          rows={items}
+          empty="No game matches."
+          row={(game) => (
+            <tr data-game-id={game.gameId}>
+              <Cell label="Title">
+                <div class="stack">
+                  <Words text={game.title} />
+                  <span class="mono id">
+                    <LongText text={game.gameId} short />
+                  </span>
+                </div>
+              </Cell>
+              <Cell label="Slug">
+                <span class="mono">
+                  <LongText text={game.slug} />
+                </span>
+              </Cell>
+              <Cell label="Developer">
+                <Words text={game.developerName} />
+              </Cell>
+              <Cell label="Status" class={`status-${game.status}`}>
+                {game.status}
+              </Cell>
+              <Cell label="Created">
+                <When at={game.createdAt} />
+              </Cell>
+              <Cell label="Action">
+                {game.status === 'suspended' ? (
+                  <ApiForm method="POST" action={`/api/admin/games/${encodeURIComponent(game.gameId)}/unsuspend`} after="refresh" flash={`Unsuspended ${game.title}: it is unpublished until its developer publishes it again.`} class="row-action">
+                    <Submit variant="secondary">Unsuspend</Submit>
+                  </ApiForm>
+                ) : (
+                  <ConfirmDialog
+                    id={`suspend-${game.gameId}`}
+                    opener="Suspend"
+                    title={`Suspend “${game.title}”?`}
+                    confirm="Confirm suspension"
+                    reason="optional"
+                    request={{ method: 'POST', action: `/api/admin/games/${encodeURIComponent(game.gameId)}/suspend`, after: 'refresh', flash: `Suspended ${game.title}: nobody but admins can play it now.` }}
+                  >
+                    <p>It leaves the catalogue at once and nobody but admins can play it, rounds under way included; its developer cannot publish it.</p>
+                    <p>Unsuspending returns it unpublished, for its developer to publish again.</p>
+                  </ConfirmDialog>
+                )}
+              </Cell>
             </tr>
-          </thead>
-          <tbody>
-            {items.length === 0 ? (
-              <tr>
-                <td colspan={6}>No game matches.</td>
-              </tr>
-            ) : (
-              items.map((game) => (
-                <tr data-game-id={game.gameId}>
-                  <Cell label="Title">
-                    <div class="stack">
-                      <Words text={game.title} />
-                      <span class="mono id">
-                        <LongText text={game.gameId} short />
-                      </span>
-                    </div>
-                  </Cell>
-                  <Cell label="Slug">
-                    <span class="mono">
-                      <LongText text={game.slug} />
-                    </span>
-                  </Cell>
-                  <Cell label="Developer">
-                    <Words text={game.developerName} />
-                  </Cell>
-                  <Cell label="Status" class={`status-${game.status}`}>
-                    {game.status}
-                  </Cell>
-                  <Cell label="Created">
-                    <When at={game.createdAt} />
-                  </Cell>
-                  <Cell label="Action">
-                    {game.status === 'suspended' ? (
-                      <ApiForm method="POST" action={`/api/admin/games/${encodeURIComponent(game.gameId)}/unsuspend`} after="refresh" flash={`Unsuspended ${game.title}: it is unpublished until its developer publishes it again.`} class="row-action">
-                        <Submit variant="secondary">Unsuspend</Submit>
-                      </ApiForm>
-                    ) : (
-                      <ConfirmDialog
-                        id={`suspend-${game.gameId}`}
-                        opener="Suspend"
-                        title={`Suspend “${game.title}”?`}
-                        confirm="Confirm suspension"
-                        reason="optional"
-                        request={{ method: 'POST', action: `/api/admin/games/${encodeURIComponent(game.gameId)}/suspend`, after: 'refresh', flash: `Suspended ${game.title}: nobody but admins can play it now.` }}
-                      >
-                        <p>It leaves the catalogue at once and nobody but admins can play it, rounds under way included; its developer cannot publish it.</p>
-                        <p>Unsuspending returns it unpublished, for its developer to publish again.</p>
-                      </ConfirmDialog>
-                    )}
-                  </Cell>
-                </tr>
-              ))
-            )}
-          </tbody>
-        </table>
+          )}
+        />
         <NextPage href={nextCursor ? adminHref(state, { games: nextCursor }, 'games') : null} />
       </div>
     </Section>
@@ -384,71 +355,55 @@ function UsersSection(props: AdminPageProps) {
         {users === null ? (
           <p class="hint">Search to see users (the first 50 matches).</p>
         ) : (
-          <table class="data">
-            <caption>Users found</caption>
-            <thead>
-              <tr>
-                <th scope="col">User</th>
-                <th scope="col">Roles</th>
-                <th scope="col">E-mail</th>
-                <th scope="col" class="num">Balance (coins)</th>
-                <th scope="col">Account</th>
-                <th scope="col">Wallet</th>
-                <th scope="col">Actions</th>
+          <DataTable
+            caption="Users found"
+            columns={['User', 'Roles', 'E-mail', { label: 'Balance (coins)', num: true }, 'Account', 'Wallet', 'Actions']}
+            rows={users}
+            empty="No user matches."
+            row={(user) => (
+              <tr data-user-id={user.id}>
+                <Cell label="User">
+                  <div class="stack">
+                    <Words text={user.id === props.viewer.accountId ? `${user.displayName} (you)` : user.displayName} />
+                    <span class="mono email">
+                      <LongText text={user.email} />
+                    </span>
+                    <span class="mono id">
+                      <LongText text={user.id} short />
+                    </span>
+                  </div>
+                </Cell>
+                <Cell label="Roles">{user.roles.length ? user.roles.join(', ') : '—'}</Cell>
+                <Cell label="E-mail">{user.emailVerified ? 'verified' : 'unverified'}</Cell>
+                <Cell label="Balance (coins)" class="num">
+                  {user.balance === null ? 'not linked' : wholeNumberText(user.balance)}
+                </Cell>
+                <Cell label="Account">
+                  {user.bannedAt ? (
+                    <span class="status-suspended">
+                      banned since <When at={user.bannedAt} />
+                    </span>
+                  ) : (
+                    'active'
+                  )}
+                </Cell>
+                <Cell label="Wallet">
+                  {user.walletFrozenAt ? (
+                    <span class="status-suspended">
+                      frozen since <When at={user.walletFrozenAt} />
+                    </span>
+                  ) : user.linked ? (
+                    'open'
+                  ) : (
+                    '—'
+                  )}
+                </Cell>
+                <Cell label="Actions">
+                  <UserActions user={user} viewer={props.viewer} newKey={props.newKey} />
+                </Cell>
               </tr>
-            </thead>
-            <tbody>
-              {users.length === 0 ? (
-                <tr>
-                  <td colspan={7}>No user matches.</td>
-                </tr>
-              ) : (
-                users.map((user) => (
-                  <tr data-user-id={user.id}>
-                    <Cell label="User">
-                      <div class="stack">
-                        <Words text={user.id === props.viewer.accountId ? `${user.displayName} (you)` : user.displayName} />
-                        <span class="mono email">
-                          <LongText text={user.email} />
-                        </span>
-                        <span class="mono id">
-                          <LongText text={user.id} short />
-                        </span>
-                      </div>
-                    </Cell>
-                    <Cell label="Roles">{user.roles.length ? user.roles.join(', ') : '—'}</Cell>
-                    <Cell label="E-mail">{user.emailVerified ? 'verified' : 'unverified'}</Cell>
-                    <Cell label="Balance (coins)" class="num">
-                      {user.balance === null ? 'not linked' : wholeNumberText(user.balance)}
-                    </Cell>
-                    <Cell label="Account">
-                      {user.bannedAt ? (
-                        <span class="status-suspended">
-                          banned since <When at={user.bannedAt} />
-                        </span>
-                      ) : (
-                        'active'
-                      )}
-                    </Cell>
-                    <Cell label="Wallet">
-                      {user.walletFrozenAt ? (
-                        <span class="status-suspended">
-                          frozen since <When at={user.walletFrozenAt} />
-                        </span>
-                      ) : user.linked ? (
-                        'open'
-                      ) : (
-                        '—'
-                      )}
-                    </Cell>
-                    <Cell label="Actions">
-                      <UserActions user={user} viewer={props.viewer} newKey={props.newKey} />
-                    </Cell>
-                  </tr>
-                ))
-              )}
-            </tbody>
-          </table>
+            )}
+          />
         )}
       </div>
     </Section>
@@ -646,24 +601,12 @@ function PayoutsSection(props: AdminPageProps) {
             <Hidden name="idempotencyKey" value={props.newKey()} />
           </ConfirmDialog>
         </div>
-        <table class="data">
-          <caption>Payouts</caption>
-          <thead>
-            <tr>
-              <th scope="col">Developer</th>
-              <th scope="col" class="num">Amount</th>
-              <th scope="col">Status</th>
-              <th scope="col">Created</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {items.length === 0 ? (
-              <tr>
-                <td colspan={5}>No payouts yet.</td>
-              </tr>
-            ) : (
-              items.map((payout) => {
+        <DataTable
+          caption="Payouts"
+          columns={['Developer', { label: 'Amount', num: true }, 'Status', 'Created', 'Actions']}
+          rows={items}
+          empty="No payouts yet."
+          row={(payout) => {
                 const id = encodeURIComponent(payout.id);
                 const amount = moneyText(millsToUsd(payout.amountMills));
                 return (
@@ -724,10 +667,8 @@ function PayoutsSection(props: AdminPageProps) {
                     </Cell>
                   </tr>
                 );
-              })
-            )}
-          </tbody>
-        </table>
+              }}
+        />
         <NextPage href={nextCursor ? adminHref(props.state, { payouts: nextCursor }, 'payouts') : null}>Older</NextPage>
       </div>
     </Section>

@@ -3,7 +3,7 @@
  * ("Preview", "Publish", "Add version") and achievements ("Edit", "Retire", "Add achievement",
  * the 18-icon picker, each one's unlock count).
  */
-import { ApiForm, Cell, Checkbox, Hidden, Icon, IconPicker, LongText, NumberField, Submit, TextArea, TextField, When } from '../../http/pages/components';
+import { ApiForm, Cell, Checkbox, DataTable, Hidden, Icon, IconPicker, LongText, NumberField, Submit, TextArea, TextField, When } from '../../http/pages/components';
 import { wholeNumberText } from '../../http/pages/formats';
 import { ConfirmDialog } from '../../http/pages/confirm-dialog';
 import type { DeveloperViewer } from '../../http/pages/page-auth';
@@ -90,25 +90,13 @@ function Versions(props: { game: GameRecord; versions: VersionRecord[]; viewer: 
       {suspended ? (
         <p class="hint">Publishing and previewing are not possible while the game is suspended.</p>
       ) : null}
-      <table class="data">
-        <caption class="visually-hidden">Versions</caption>
-        <thead>
-          <tr>
-            <th scope="col">Label</th>
-            <th scope="col">Entry URL</th>
-            <th scope="col">Status</th>
-            <th scope="col">Rejection reason</th>
-            <th scope="col">Added</th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
-        <tbody>
-          {props.versions.length === 0 ? (
-            <tr>
-              <td colspan={6}>No versions yet: add the entry URL of your first build below.</td>
-            </tr>
-          ) : (
-            props.versions.map((version) => {
+      <DataTable
+        caption="Versions"
+        captionHidden
+        columns={['Label', 'Entry URL', 'Status', 'Rejection reason', 'Added', 'Actions']}
+        rows={props.versions}
+        empty="No versions yet: add the entry URL of your first build below."
+        row={(version) => {
               const live = game.status === 'published' && game.currentVersionId === version.id;
               return (
                 <tr>
@@ -145,10 +133,8 @@ function Versions(props: { game: GameRecord; versions: VersionRecord[]; viewer: 
                   </Cell>
                 </tr>
               );
-            })
-          )}
-        </tbody>
-      </table>
+            }}
+      />
       <div class="panel narrow">
         <ApiForm method="POST" action={`${gamePath(game)}/versions`} labelledBy="add-version-heading" flash="Version added. It waits for an admin's review: once it is approved, its row offers Publish.">
           <h2 id="add-version-heading">Add version</h2>

@@ -1,5 +1,5 @@
 /** `/developer` (CONTRACT §17.1): become a developer; a developer's games and the "Create game" form. */
-import { ApiForm, Cell, LongText, Money, NumberField, Submit, TextField } from '../../http/pages/components';
+import { ApiForm, Cell, DataTable, LongText, Money, NumberField, Submit, TextField } from '../../http/pages/components';
 import type { Viewer } from '../../http/pages/layout';
 import { DeveloperLayout } from './developer-layout';
 import type { GameStatus } from './game.repository';
@@ -36,43 +36,29 @@ function BecomeDeveloper(props: { viewer: Viewer }) {
 
 function YourGames(props: { games: DeveloperGameRow[] }) {
   return (
-    <table class="data">
-      <caption>Your games</caption>
-      <thead>
+    <DataTable
+      caption="Your games"
+      columns={['Title', 'Slug', 'Status', 'Current version', { label: 'Earned this month', num: true }]}
+      rows={props.games}
+      empty="No games yet: create your first one below."
+      row={(game) => (
         <tr>
-          <th scope="col">Title</th>
-          <th scope="col">Slug</th>
-          <th scope="col">Status</th>
-          <th scope="col">Current version</th>
-          <th scope="col" class="num">Earned this month</th>
+          <Cell label="Title">
+            <a href={`/developer/games/${encodeURIComponent(game.gameId)}`}>{game.title}</a>
+          </Cell>
+          <Cell label="Slug" class="mono">
+            <LongText text={game.slug} />
+          </Cell>
+          <Cell label="Status">
+            <span class={`status status-${game.status}`}>{game.status}</span>
+          </Cell>
+          <Cell label="Current version" class="nowrap">{game.currentVersionLabel ?? '—'}</Cell>
+          <Cell label="Earned this month" class="num">
+            <Money usd={game.earnedThisMonthUsd} />
+          </Cell>
         </tr>
-      </thead>
-      <tbody>
-        {props.games.length === 0 ? (
-          <tr>
-            <td colspan={5}>No games yet: create your first one below.</td>
-          </tr>
-        ) : (
-          props.games.map((game) => (
-            <tr>
-              <Cell label="Title">
-                <a href={`/developer/games/${encodeURIComponent(game.gameId)}`}>{game.title}</a>
-              </Cell>
-              <Cell label="Slug" class="mono">
-                <LongText text={game.slug} />
-              </Cell>
-              <Cell label="Status">
-                <span class={`status status-${game.status}`}>{game.status}</span>
-              </Cell>
-              <Cell label="Current version" class="nowrap">{game.currentVersionLabel ?? '—'}</Cell>
-              <Cell label="Earned this month" class="num">
-                <Money usd={game.earnedThisMonthUsd} />
-              </Cell>
-            </tr>
-          ))
-        )}
-      </tbody>
-    </table>
+      )}
+    />
   );
 }
 

@@ -1,5 +1,5 @@
 /** `/developer/keys` (spec §5, CONTRACT §17.1): create a key (shown once, with "Copy key"), list and revoke keys. */
-import { ApiForm, Cell, LongText, Select, Submit, TextField, When } from '../../http/pages/components';
+import { ApiForm, Cell, DataTable, LongText, Select, Submit, TextField, When } from '../../http/pages/components';
 import { ConfirmDialog } from '../../http/pages/confirm-dialog';
 import type { DeveloperViewer } from '../../http/pages/page-auth';
 import type { ApiKeyRow } from './api-key.repository';
@@ -42,65 +42,51 @@ export function KeysPage(props: { viewer: DeveloperViewer; keys: ApiKeyRow[] }) 
         </ApiForm>
       </div>
       <div data-region="" id="keys-region">
-        <table class="data" data-testid="keys">
-          <caption>Your keys</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Kind</th>
-              <th scope="col">Prefix</th>
-              <th scope="col">Created</th>
-              <th scope="col">Last used</th>
-              <th scope="col">Status</th>
+        <DataTable
+          caption="Your keys"
+          testId="keys"
+          columns={['Name', 'Kind', 'Prefix', 'Created', 'Last used', 'Status']}
+          rows={props.keys}
+          empty="No keys yet."
+          row={(key) => (
+            <tr data-key-id={key.id}>
+              <Cell label="Name">{key.name}</Cell>
+              <Cell label="Kind">{key.kind}</Cell>
+              <Cell label="Prefix" class="mono">
+                <LongText text={`${key.prefix}…`} />
+              </Cell>
+              <Cell label="Created">
+                <When at={key.createdAt} />
+              </Cell>
+              <Cell label="Last used">
+                <When at={key.lastUsedAt} empty="never" />
+              </Cell>
+              <Cell label="Status">
+                {key.revokedAt ? (
+                  <>
+                    Revoked <When at={key.revokedAt} />
+                  </>
+                ) : (
+                  <div class="row-action">
+                    Active
+                    <ConfirmDialog
+                      id={`revoke-${key.id}`}
+                      opener="Revoke"
+                      title={`Revoke the key “${key.name}”?`}
+                      confirm="Confirm revoke"
+                      request={{ method: 'DELETE', action: `/api/portal/keys/${encodeURIComponent(key.id)}`, after: 'refresh', flash: `Key ${key.name} revoked.` }}
+                    >
+                      <p>
+                        Requests that send it (<code>{`${key.prefix}…`}</code>) are refused from the moment you confirm, and it cannot be turned back on:
+                        whatever uses it needs a new key.
+                      </p>
+                    </ConfirmDialog>
+                  </div>
+                )}
+              </Cell>
             </tr>
-          </thead>
-          <tbody>
-            {props.keys.length === 0 ? (
-              <tr>
-                <td colspan={6}>No keys yet.</td>
-              </tr>
-            ) : (
-              props.keys.map((key) => (
-                <tr data-key-id={key.id}>
-                  <Cell label="Name">{key.name}</Cell>
-                  <Cell label="Kind">{key.kind}</Cell>
-                  <Cell label="Prefix" class="mono">
-                    <LongText text={`${key.prefix}…`} />
-                  </Cell>
-                  <Cell label="Created">
-                    <When at={key.createdAt} />
-                  </Cell>
-                  <Cell label="Last used">
-                    <When at={key.lastUsedAt} empty="never" />
-                  </Cell>
-                  <Cell label="Status">
-                    {key.revokedAt ? (
-                      <>
-                        Revoked <When at={key.revokedAt} />
-                      </>
-                    ) : (
-                      <div class="row-action">
-                        Active
-                        <ConfirmDialog
-                          id={`revoke-${key.id}`}
-                          opener="Revoke"
-                          title={`Revoke the key “${key.name}”?`}
-                          confirm="Confirm revoke"
-                          request={{ method: 'DELETE', action: `/api/portal/keys/${encodeURIComponent(key.id)}`, after: 'refresh', flash: `Key ${key.name} revoked.` }}
-                        >
-                          <p>
-                            Requests that send it (<code>{`${key.prefix}…`}</code>) are refused from the moment you confirm, and it cannot be turned back on:
-                            whatever uses it needs a new key.
-                          </p>
-                        </ConfirmDialog>
-                      </div>
-                    )}
-                  </Cell>
-                </tr>
-              ))
-            )}
-          </tbody>
-        </table>
+          )}
+        />
       </div>
     </DeveloperLayout>
   );

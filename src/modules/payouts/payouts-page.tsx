@@ -5,7 +5,7 @@
  * work renders into `statement`; table "Payouts".
  */
 import type { ComponentChildren } from 'preact';
-import { ApiForm, Cell, LongText, Money, Select, Submit, TextField, When } from '../../http/pages/components';
+import { ApiForm, Cell, DataTable, LongText, Money, Select, Submit, TextField, When } from '../../http/pages/components';
 import type { DeveloperViewer } from '../../http/pages/page-auth';
 import { DeveloperLayout } from '../developer-portal';
 import type { BalanceView } from './payouts.service';
@@ -107,47 +107,32 @@ export function PayoutsPage(props: PayoutsPageProps) {
         <h2 id="payouts-heading" class="visually-hidden">
           Your payouts
         </h2>
-        <table class="data">
-          <caption>Payouts</caption>
-          <thead>
-            <tr>
-              <th scope="col">Created</th>
-              <th scope="col" class="num">Amount</th>
-              <th scope="col">Status</th>
-              <th scope="col">Method</th>
-              <th scope="col">Reference</th>
-              <th scope="col">Paid</th>
+        <DataTable
+          caption="Payouts"
+          columns={['Created', { label: 'Amount', num: true }, 'Status', 'Method', 'Reference', 'Paid']}
+          rows={props.payouts}
+          empty="No payouts yet."
+          row={(payout) => (
+            <tr data-payout-id={payout.payoutId}>
+              <Cell label="Created">
+                <When at={payout.createdAt} />
+              </Cell>
+              <Cell label="Amount" class="num">
+                <Money usd={payout.amountUsd} />
+              </Cell>
+              <Cell label="Status" class={`status-${payout.status}`}>
+                {payout.status === 'failed' && payout.failureReason ? `${STATUS_WORDS.failed}: ${payout.failureReason}` : STATUS_WORDS[payout.status]}
+              </Cell>
+              <Cell label="Method">
+                <MethodText method={payout.method} />
+              </Cell>
+              <Cell label="Reference">{payout.reference ? <LongText text={payout.reference} /> : '—'}</Cell>
+              <Cell label="Paid">
+                <When at={payout.paidAt} />
+              </Cell>
             </tr>
-          </thead>
-          <tbody>
-            {props.payouts.length === 0 ? (
-              <tr>
-                <td colspan={6}>No payouts yet.</td>
-              </tr>
-            ) : (
-              props.payouts.map((payout) => (
-                <tr data-payout-id={payout.payoutId}>
-                  <Cell label="Created">
-                    <When at={payout.createdAt} />
-                  </Cell>
-                  <Cell label="Amount" class="num">
-                    <Money usd={payout.amountUsd} />
-                  </Cell>
-                  <Cell label="Status" class={`status-${payout.status}`}>
-                    {payout.status === 'failed' && payout.failureReason ? `${STATUS_WORDS.failed}: ${payout.failureReason}` : STATUS_WORDS[payout.status]}
-                  </Cell>
-                  <Cell label="Method">
-                    <MethodText method={payout.method} />
-                  </Cell>
-                  <Cell label="Reference">{payout.reference ? <LongText text={payout.reference} /> : '—'}</Cell>
-                  <Cell label="Paid">
-                    <When at={payout.paidAt} />
-                  </Cell>
-                </tr>
-              ))
-            )}
-          </tbody>
-        </table>
+          )}
+        />
         {props.olderHref ? (
           <p class="pager">
             <a href={props.olderHref}>Older</a>

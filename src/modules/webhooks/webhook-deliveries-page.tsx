@@ -1,5 +1,5 @@
 /** `/developer/webhooks/{webhookId}` (CONTRACT §21): an endpoint's delivery log, newest first, with "Retry" on each. */
-import { ApiForm, Cell, LongText, Submit, When } from '../../http/pages/components';
+import { ApiForm, Cell, DataTable, LongText, Submit, When } from '../../http/pages/components';
 import type { DeveloperViewer } from '../../http/pages/page-auth';
 import { DeveloperLayout } from '../developer-portal';
 import type { DeliveryView, WebhookView } from './webhooks.service';
@@ -19,59 +19,43 @@ export function WebhookDeliveriesPage(props: { viewer: DeveloperViewer; webhook:
         makes one more attempt now.
       </p>
       <div data-region="" id="deliveries-region">
-        <table class="data" data-testid="deliveries">
-          <caption>Deliveries</caption>
-          <thead>
-            <tr>
-              <th scope="col">Event</th>
-              <th scope="col">Status</th>
-              <th scope="col">Attempts</th>
-              <th scope="col">Last attempt</th>
-              <th scope="col">Answer</th>
-              <th scope="col">Next attempt</th>
-              <th scope="col">Created</th>
-              <th scope="col">Actions</th>
+        <DataTable
+          caption="Deliveries"
+          testId="deliveries"
+          columns={['Event', 'Status', 'Attempts', 'Last attempt', 'Answer', 'Next attempt', 'Created', 'Actions']}
+          rows={props.deliveries}
+          empty="No deliveries yet: send a test event from the Webhooks page."
+          row={(d) => (
+            <tr data-delivery-id={d.deliveryId}>
+              <Cell label="Event">
+                {d.type} <LongText text={d.eventId} short />
+              </Cell>
+              <Cell label="Status">{STATUS_TEXT[d.status]}</Cell>
+              <Cell label="Attempts">{d.attempts}</Cell>
+              <Cell label="Last attempt">
+                <When at={d.lastAttemptAt} empty="not yet" />
+              </Cell>
+              <Cell label="Answer">{d.lastError ?? (d.lastStatusCode !== null ? `HTTP ${d.lastStatusCode}` : '')}</Cell>
+              <Cell label="Next attempt">
+                <When at={d.nextAttemptAt} empty="none" />
+              </Cell>
+              <Cell label="Created">
+                <When at={d.createdAt} />
+              </Cell>
+              <Cell label="Actions">
+                <ApiForm
+                  method="POST"
+                  action={`/api/portal/webhooks/${encodeURIComponent(w.webhookId)}/deliveries/${encodeURIComponent(d.deliveryId)}/retry`}
+                  label={`Retry ${d.type} ${d.eventId}`}
+                  after="refresh"
+                  flash="Retrying now."
+                >
+                  <Submit variant="secondary">Retry</Submit>
+                </ApiForm>
+              </Cell>
             </tr>
-          </thead>
-          <tbody>
-            {props.deliveries.length === 0 ? (
-              <tr>
-                <td colspan={8}>No deliveries yet: send a test event from the Webhooks page.</td>
-              </tr>
-            ) : (
-              props.deliveries.map((d) => (
-                <tr data-delivery-id={d.deliveryId}>
-                  <Cell label="Event">
-                    {d.type} <LongText text={d.eventId} short />
-                  </Cell>
-                  <Cell label="Status">{STATUS_TEXT[d.status]}</Cell>
-                  <Cell label="Attempts">{d.attempts}</Cell>
-                  <Cell label="Last attempt">
-                    <When at={d.lastAttemptAt} empty="not yet" />
-                  </Cell>
-                  <Cell label="Answer">{d.lastError ?? (d.lastStatusCode !== null ? `HTTP ${d.lastStatusCode}` : '')}</Cell>
-                  <Cell label="Next attempt">
-                    <When at={d.nextAttemptAt} empty="none" />
-                  </Cell>
-                  <Cell label="Created">
-                    <When at={d.createdAt} />
-                  </Cell>
-                  <Cell label="Actions">
-                    <ApiForm
-                      method="POST"
-                      action={`/api/portal/webhooks/${encodeURIComponent(w.webhookId)}/deliveries/${encodeURIComponent(d.deliveryId)}/retry`}
-                      label={`Retry ${d.type} ${d.eventId}`}
-                      after="refresh"
-                      flash="Retrying now."
-                    >
-                      <Submit variant="secondary">Retry</Submit>
-                    </ApiForm>
-                  </Cell>
-                </tr>
-              ))
-            )}
-          </tbody>
-        </table>
+          )}
+        />
         {props.nextCursor ? (
           <p>
             <a href={`?cursor=${encodeURIComponent(props.nextCursor)}`}>Older deliveries</a>

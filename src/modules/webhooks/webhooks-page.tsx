@@ -1,5 +1,5 @@
 /** `/developer/webhooks` (CONTRACT §21): add an endpoint (its secret shown once), and each endpoint's actions. */
-import { ApiForm, Cell, Checkbox, Hidden, LongText, Submit, TextField, When } from '../../http/pages/components';
+import { ApiForm, Cell, Checkbox, DataTable, Hidden, LongText, Submit, TextField, When } from '../../http/pages/components';
 import { ConfirmDialog } from '../../http/pages/confirm-dialog';
 import type { DeveloperViewer } from '../../http/pages/page-auth';
 import { DeveloperLayout } from '../developer-portal';
@@ -49,28 +49,14 @@ export function WebhooksPage(props: { viewer: DeveloperViewer; webhooks: Webhook
         </ApiForm>
       </div>
       <div data-region="" id="endpoints-region">
-        <table class="data" data-testid="endpoints">
-          <caption>Endpoints</caption>
-          <thead>
-            <tr>
-              <th scope="col">URL</th>
-              <th scope="col">Events</th>
-              <th scope="col">Description</th>
-              <th scope="col">Status</th>
-              <th scope="col">Created</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {props.webhooks.length === 0 ? (
-              <tr>
-                <td colspan={6}>No endpoints yet.</td>
-              </tr>
-            ) : (
-              props.webhooks.map((w) => <EndpointRow webhook={w} />)
-            )}
-          </tbody>
-        </table>
+        <DataTable
+          caption="Endpoints"
+          testId="endpoints"
+          columns={['URL', 'Events', 'Description', 'Status', 'Created', 'Actions']}
+          rows={props.webhooks}
+          empty="No endpoints yet."
+          row={(w) => <EndpointRow webhook={w} />}
+        />
       </div>
     </DeveloperLayout>
   );
