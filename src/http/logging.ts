@@ -7,7 +7,7 @@ import type { Config } from '../config';
 import { toFlatError } from '../errors/all-exceptions.filter';
 import { ServiceUnavailableError } from '../errors/app-error';
 import { tracing } from '../observability/tracing-hooks';
-import { loggerFor, REQUEST_ID, requestContext } from './request-context';
+import { contextBindings, loggerFor, REQUEST_ID, RequestContext, requestContext } from './request-context';
 import { REQUEST_DEADLINE_MS } from './request-deadline';
 
 /**
@@ -51,6 +51,9 @@ const DEBUG_CONTEXTS = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplo
 /** What a metrics recorder is told when a request ends (src/observability/http-metrics.ts). */
 export type RequestRecorder = (req: Request, res: Response, seconds: number) => void;
 
+/** A request as `requestLifecycle` leaves it: its id, and its log context (`requestScope` enters it). */
+type ServedRequest = Request & { id?: string; logContext?: RequestContext };
+
 /**
  * Each request's life, in one middleware installed first (one closure and one `close` listener per
  * request, where three middlewares with five listeners did this before: on the cheapest route that
@@ -76,14 +79,15 @@ export type RequestRecorder = (req: Request, res: Response, seconds: number) => 
 export function requestLifecycle(logger: Pino, options: { deadlineMs?: number; record?: RequestRecorder } = {}) {
   const deadlineMs = options.deadlineMs ?? REQUEST_DEADLINE_MS;
   const record = options.record;
-  return (req: Request & { id?: string }, res: Response, next: NextFunction): void => {
+  return (req: ServedRequest, res: Response, next: NextFunction): void => {
     const started = performance.now();
     const incoming = req.headers['x-request-id'];
     const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     req.id = id;
     res.setHeader('X-Request-Id', id);
     const url = req.originalUrl ?? req.url ?? '';
-    const traceId = tracing.traceId?.();
+    const context: RequestContext = { reqId: id, traceId: tracing.traceId?.() };
+    req.logContext = context;
     const deadline = setTimeout(() => {
       if (res.headersSent) return;
       res.locals.deadlinePassed = true;
@@ -98,7 +102,7 @@ export function requestLifecycle(logger: Pino, options: { deadlineMs?: number; r
       const failed = res.statusCode >= 500;
       const level = failed ? 'error' : 'info';
       if (!logger.isLevelEnabled(level)) return;
-      const fields = { reqId: id, ...(traceId ? { trace_id: traceId } : {}), req: { method: req.method, path: url.split('?')[0] }, res: { statusCode: res.statusCode }, responseTime: Math.round(elapsed) };
+      const fields = { ...contextBindings(context), req: { method: req.method, path: url.split('?')[0] }, res: { statusCode: res.statusCode }, responseTime: Math.round(elapsed) };
       logger[level](fields, failed ? 'request errored' : res.writableFinished ? 'request completed' : 'request aborted');
     });
     next();
@@ -111,11 +115,13 @@ export function requestLifecycle(logger: Pino, options: { deadlineMs?: number; r
  * the app's logger (AppLogger, `new Logger(context)`) goes through the request's pino child logger,
  * with `reqId` and, when traces are on, `trace_id`. Installed after the body parsers: a listener of
  * the request stream (where a parser calls `next`) runs outside the context entered before it.
- * One AsyncLocalStorage.run per request; the child logger is made only if a line is written.
+ * One AsyncLocalStorage.run per request, with the context `requestLifecycle` made; the child logger
+ * is made only if a line is written.
  */
 export function requestScope() {
-  return (req: Request & { id?: string }, _res: Response, next: NextFunction): void => {
-    requestContext.run({ reqId: req.id ?? randomUUID(), traceId: tracing.traceId?.() }, next);
+  return (req: ServedRequest, _res: Response, next: NextFunction): void => {
+    if (!req.logContext) throw new Error('requestScope runs after requestLifecycle, which gives each request its log context.');
+    requestContext.run(req.logContext, next);
   };
 }
 

@@ -24,9 +24,12 @@ export function loggerFor(root: Logger): Logger {
   const context = requestContext.getStore();
   if (!context) return root;
   if (context.logger && context.root === root) return context.logger;
-  const bindings: Record<string, string> = { reqId: context.reqId };
-  if (context.traceId) bindings.trace_id = context.traceId;
-  context.logger = root.child(bindings);
+  context.logger = root.child(contextBindings(context));
   context.root = root;
   return context.logger;
+}
+
+/** The fields a request's log lines carry: `reqId`, and `trace_id` when traces are on. */
+export function contextBindings(context: RequestContext): Record<string, string> {
+  return context.traceId ? { reqId: context.reqId, trace_id: context.traceId } : { reqId: context.reqId };
 }

@@ -9,7 +9,8 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
  * path (docs/operations.md, "Metrics").
  *
  * With METRICS_TOKEN unset the app gets `Metrics.off()`: no registry, no default collectors, no
- * request middleware, and the business counters are no-ops (one empty call after a commit).
+ * duration observed per request, and the business counters are no-ops (insert-coin registers no
+ * after-commit call for them).
  */
 
 /** A counter without labels. */
@@ -45,12 +46,14 @@ export type HttpLabels = 'http_request_method' | 'http_route' | 'http_response_s
 export interface WatchedPool {
   name: string;
   pool: Pick<Pool, 'totalCount' | 'idleCount' | 'waitingCount'>;
+  /** The most connections it may open. */
+  max: number;
 }
 
 export class Metrics {
   /** Undefined when metrics are off. */
   readonly registry: Registry | undefined;
-  /** http_server_request_duration_seconds; undefined when metrics are off (no middleware then). */
+  /** http_server_request_duration_seconds; undefined when metrics are off (nothing observed then). */
   readonly httpDuration: Histogram<HttpLabels> | undefined;
   readonly insertions: CountOf;
   readonly coinsSpent: CountOf;
@@ -120,10 +123,7 @@ export class Metrics {
       registers,
       collect() {
         this.reset();
-        for (const { name, pool } of pools()) {
-          const max = (pool as { options?: { max?: unknown } }).options?.max;
-          if (typeof max === 'number') this.set({ pool_name: name }, max);
-        }
+        for (const { name, max } of pools()) this.set({ pool_name: name }, max);
       },
     });
     this.insertions = new Counter({ name: 'arcade_insertions_total', help: 'Paid coin insertions committed.', registers });

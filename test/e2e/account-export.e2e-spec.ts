@@ -1,13 +1,13 @@
 import type { TestApp } from '../support/app';
-import { createAchievement, createApiKey, createDeveloper, createWorldApp, logIn, publishGame, signUpPlayer, signUpVerifiedPlayer } from '../support/factories';
-import { fundPlayer, paidSession, postScore } from '../support/play';
+import { adminCookie, createAchievement, createApiKey, createDeveloper, createWorldApp, logIn, publishGame, signUpPlayer, signUpVerifiedPlayer } from '../support/factories';
+import { fundPlayer, idempotencyKey, paidSession, postScore } from '../support/play';
 
-/** CONTRACT §20 `GET /api/me/export`: everything kept about the account, no secret; 2 exports per hour here. */
+/** CONTRACT §20 `GET /api/me/export`: everything kept about the account, no secret; 2 exports per hour here, and earnings payable at once (§22). */
 describe('downloading my data', () => {
   let t: TestApp;
 
   beforeAll(async () => {
-    t = await createWorldApp({ env: { RATE_LIMIT_EXPORT_PER_ACCOUNT: '2/3600' } });
+    t = await createWorldApp({ env: { RATE_LIMIT_EXPORT_PER_ACCOUNT: '2/3600', PAYOUT_HOLD_DAYS: '0', PAYOUT_MINIMUM_USD: '0.5' } });
   });
   afterAll(async () => {
     await t?.close();
@@ -93,7 +93,9 @@ describe('downloading my data', () => {
     const fan = await signUpVerifiedPlayer(t);
     await fundPlayer(t, fan, 10);
     const { insertionId } = await paidSession(t, fan, game.slug);
-    await t.http().put('/api/portal/payout-method').set('Cookie', dev.cookie).send({ kind: 'stripe', accountId: 'acct_1Export' }).expect(200);
+    await t.http().put('/api/portal/payout-method').set('Cookie', dev.cookie).send({ kind: 'sandbox' }).expect(200);
+    // 3 coins earned $0.525: the run pays the whole cents, $0.52.
+    await t.http().post('/api/admin/payout-runs').set('Cookie', await adminCookie(t)).send({ idempotencyKey: idempotencyKey('export-run') }).expect(201);
     const hook = (await t.http().post('/api/portal/webhooks').set('Cookie', dev.cookie).send({ url: 'https://hooks.example.com/export', events: ['insertion.voided'] }).expect(201)).body;
     const rotated = (await t.http().post(`/api/portal/webhooks/${hook.webhookId}/rotate-secret`).set('Cookie', dev.cookie).expect(200)).body;
 
@@ -107,8 +109,13 @@ describe('downloading my data', () => {
     expect(developer.keys.map((k: { id: string }) => k.id).sort()).toEqual([live.id, test.id].sort());
     for (const key of developer.keys) expect(Object.keys(key).sort()).toEqual(['createdAt', 'id', 'kind', 'lastUsedAt', 'name', 'prefix', 'revokedAt']);
     expect(developer.earnings).toEqual([expect.objectContaining({ insertionId, gameId: game.gameId, coins: 3, voided: false })]);
-    expect(developer.payoutMethod).toEqual({ kind: 'stripe', accountId: 'acct_1Export', updatedAt: expect.any(String) });
-    expect(developer.payouts).toEqual([]);
+    expect(developer.payoutMethod).toEqual({ kind: 'sandbox', accountId: null, updatedAt: expect.any(String) });
+    expect(developer.payouts).toEqual([
+      {
+        id: expect.any(String), runId: expect.any(String), amountMills: 520, status: 'pending', methodKind: 'sandbox', methodAccountId: null,
+        reference: null, failureReason: null, createdAt: expect.any(String), paidAt: null, failedAt: null,
+      },
+    ]);
     expect(developer.webhooks).toEqual([
       { id: hook.webhookId, url: 'https://hooks.example.com/export', events: ['insertion.voided'], description: null, enabled: true, createdAt: hook.createdAt, lastSuccessAt: null, deletedAt: null },
     ]);

@@ -80,6 +80,12 @@ function rowOf(r: Row): PayoutRow {
   };
 }
 
+/** Every payout of a developer, oldest first (the data export, CONTRACT §20; a read, so a plain function like the other modules' exports). */
+export async function payoutsOfDeveloper(uow: UnitOfWork, developerId: string): Promise<PayoutRow[]> {
+  const rows = await uow.query<Row>(`SELECT ${COLUMNS} ${FROM} WHERE p.developer_id = $1 ORDER BY p.created_at, p.id`, [developerId]);
+  return rows.map(rowOf);
+}
+
 /** payout_methods, payout_runs and payouts: only this repository writes them. */
 @Injectable()
 export class PayoutsRepository {

@@ -138,11 +138,13 @@ export class WalletService {
       if (frozenAt) throw new WalletFrozenError();
       throw new InsufficientCoinsError(balance, purchase.coins);
     }
-    // Counted once the caller's transaction commits (never for one that rolls back).
-    this.uow.afterCommit(() => {
-      this.metrics.insertions.inc();
-      this.metrics.coinsSpent.inc(purchase.coins);
-    });
+    // Counted once the caller's transaction commits (never for one that rolls back); nothing to do with metrics off.
+    if (this.metrics.enabled) {
+      this.uow.afterCommit(() => {
+        this.metrics.insertions.inc();
+        this.metrics.coinsSpent.inc(purchase.coins);
+      });
+    }
     return { balance: paid.balanceAfter };
   }
 
